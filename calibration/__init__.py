@@ -1,0 +1,1 @@
+"""Colour profiles: learn, store and load what each cube colour looks like to a camera."""

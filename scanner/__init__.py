@@ -1,0 +1,1 @@
+"""Vision and the command line: grid detection, colour sampling and naming, assembly, CLI."""

@@ -1,0 +1,35 @@
+"""Shared test fixtures: where the real photos live, and a skip when they are absent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REALDATA = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
+
+
+def _load_jsonl(name: str) -> list[dict]:
+    with open(REALDATA / name, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def realdata() -> Path:
+    """Path of ../shared/realdata; skips the test when that folder is not beside the repo."""
+    if not (REALDATA / "faces.jsonl").is_file():
+        pytest.skip(f"real photos not available: {REALDATA} is missing (see DESIGN.md)")
+    return REALDATA
+
+
+@pytest.fixture(scope="session")
+def real_faces(realdata: Path) -> list[dict]:
+    """The records of realdata/faces.jsonl (one single-face photo each)."""
+    return _load_jsonl("faces.jsonl")
+
+
+@pytest.fixture(scope="session")
+def real_cubes(realdata: Path) -> list[dict]:
+    """The records of realdata/cubes.jsonl (one six-face set each)."""
+    return _load_jsonl("cubes.jsonl")

@@ -1,0 +1,27 @@
+"""Every example in the public docstrings runs and shows what it says."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "solver.errors",
+    "solver.geometry",
+    "solver.moves",
+    "solver.state",
+    "solver.cubie",
+    "solver.validate",
+    "solver",
+    "scanner.render",
+    "scanner.cli_validate",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{name} has no examples"
+    assert result.failed == 0
