@@ -46,11 +46,13 @@ def print_report(console: Console, report: ValidationReport) -> None:
         console.print("[bold]Fix:[/]")
         for number, step in enumerate(steps, start=1):
             console.print(f"  {number}. {step.text}")
-    if report.orbit is not None:
+    if report.size == 3 and report.orbit is not None:
         console.print(
             f"(orbit: twist {report.twist}, flip {report.flip}, parity {report.parity}; "
             f"classic verify error {report.classic_error})"
         )
+    elif report.twist is not None:
+        console.print(f"(corner twist total {report.twist})")
 
 
 @click.command("validate")

@@ -1,20 +1,24 @@
 """Is this cube solvable, and if not, what exactly is wrong and how is it fixed?
 
-:func:`validate` runs, in order:
+:func:`validate` works for every N from 2 to 7 and runs, in order:
 
 1. format: length 6*N*N, at most six symbols, six distinct centres (odd N);
 2. colour counts: N*N stickers of each colour;
-3. pieces: every corner (and edge) slot holds a real piece — colours of mutually
-   adjacent faces, in the right handedness — and each piece exactly once;
-4. the three solvability tests of the cube-parity literature: corner twist (sum of
-   orientations mod 3), edge flip (sum mod 2), permutation parity (corner parity must
-   equal edge parity). Each test runs as soon as the pieces it needs are real.
+3. pieces, orbit by orbit (orbits computed by :mod:`solver.slots`): every corner, middle
+   edge and wing slot holds a real piece (colours of adjacent faces in the right
+   handedness) and each piece appears exactly once; every centre orbit of a big cube
+   holds each colour equally often;
+4. the laws of the cube: corner twist total 0 (mod 3) on every N; on odd N also edge
+   flip total 0 (mod 2) and equal corner and middle-edge permutation parity. Wings
+   never flip and their permutations, like the corners' on even N, are free. Each law
+   is tested as soon as the pieces it needs are real.
 
-Every problem carries the pieces and facelets involved and a :class:`Fix` that a person
-can carry out on the physical cube (and that :func:`apply_fix` can carry out on the
-string). When the pieces are broken (a re-stuck sticker, two stickers swapped, a
-mirror-image corner, swapped centre caps), the fix is found by a small search over
-single-sticker changes and sticker swaps, preferring the one that leaves a solvable cube.
+Every problem carries the pieces, facelets and orbit involved and a
+:class:`~solver.fixes.Fix` a person can carry out on the physical cube (and that
+:func:`~solver.fixes.apply_fix` carries out on the string). When pieces are broken
+(a re-stuck sticker, two swapped stickers, a mirror-image corner, swapped centre caps)
+the fix is found by a small search over single-sticker changes and sticker swaps,
+preferring the one that leaves a solvable cube.
 
 Examples
 --------
@@ -31,13 +35,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from operator import itemgetter
 
 from solver.cubie import (
-    CORNERS,
-    EDGES,
     CubieCube,
     corner_lookup,
     corner_slots,
@@ -46,17 +48,41 @@ from solver.cubie import (
     permutation_parity,
 )
 from solver.errors import CubescanError
+from solver.fixes import (
+    TURN_WORDS,
+    Fix,
+    apply_fix,
+    flip_edge_fix,
+    swap_pieces_fix,
+    twist_corner_fix,
+)
 from solver.geometry import FACES, OPPOSITE, cube_geometry
+from solver.slots import CentreOrbit, SlotSet, centre_orbits, slot_sets
 from solver.state import CubeState, parse_state
 
+__all__ = [
+    "CLASSIC_ERROR",
+    "Fix",
+    "Problem",
+    "ValidationReport",
+    "apply_fix",
+    "is_solvable",
+    "twist_corner_fix",
+    "validate",
+]
+
 # Error numbers of the classic two-phase solver's verify step, by problem code, so
-# robot code written against that solver can keep its error handling.
+# robot code written against that solver can keep its error handling. Big-cube codes
+# map to their nearest classic meaning (wings are edges, centre counts are counts).
 CLASSIC_ERROR = {
     "bad-format": 1,
     "color-count": 1,
     "center-duplicate": 1,
+    "center-count": 1,
     "edge-invalid": 2,
     "edge-duplicate": 2,
+    "wing-invalid": 2,
+    "wing-duplicate": 2,
     "edge-flip": 3,
     "corner-invalid": 4,
     "corner-duplicate": 4,
@@ -64,35 +90,10 @@ CLASSIC_ERROR = {
     "permutation-parity": 6,
 }
 
-_TURN_WORDS = {1: "clockwise", 2: "counterclockwise"}
-
-
-@dataclass(frozen=True)
-class Fix:
-    """One physical action that repairs (part of) a cube.
-
-    Attributes
-    ----------
-    action
-        ``"twist-corner"``, ``"flip-edge"``, ``"swap-pieces"``, ``"swap-stickers"``,
-        ``"restick"``, ``"swap-centers"``, or ``"inspect"`` (no single mechanical fix
-        is known; a person must look).
-    facelets
-        The stickers it touches: a corner's three in clockwise order, an edge's two,
-        two pieces' stickers one after the other, two stickers, or one sticker.
-    text
-        The instruction in words.
-    turns
-        For ``twist-corner``: 1 = clockwise, 2 = counterclockwise (seen from outside).
-    letter
-        For ``restick``: the face letter the sticker must get.
-    """
-
-    action: str
-    facelets: tuple[int, ...]
-    text: str
-    turns: int = 0
-    letter: str = ""
+# Structural fix search: beyond this many suspect stickers a single mechanical fix
+# is implausible and the search would be slow, so a person is asked to look.
+_MAX_SUSPECTS = 30
+_READ_AGAIN = "re-read or re-type the cube state"
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,9 @@ class Problem:
         Facelet indices involved.
     fix
         Steps that repair this problem (possibly shared with other problems).
+    orbit
+        The orbit the problem sits in (``"corners"``, ``"wings U2"``, ...), or ``""``
+        for whole-cube problems such as colour counts.
     """
 
     code: str
@@ -118,6 +122,7 @@ class Problem:
     pieces: tuple[str, ...] = ()
     facelets: tuple[int, ...] = ()
     fix: tuple[Fix, ...] = ()
+    orbit: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,9 +142,12 @@ class ValidationReport:
     twist, flip, parity
         Corner twist total (0-2), edge flip total (0-1) and permutation parity (0 when
         corner and edge parities agree), or None when the pieces did not allow the test.
+        Even cubes have no flip or parity law: both are 0 there.
     classic_error
         0 when solvable, else the classic two-phase verify error number (1-6) of the
         first failing check in that solver's order.
+    repaired_facelets
+        When a single re-sticking explains every broken piece: the state after it.
     """
 
     size: int
@@ -202,6 +210,7 @@ class ValidationReport:
                     "pieces": list(p.pieces),
                     "facelets": [names(i) for i in p.facelets],
                     "fix": " ".join(step.text for step in p.fix),
+                    "orbit": p.orbit,
                 }
                 for p in self.problems
             ],
@@ -219,187 +228,141 @@ def _facelet_namer(size: int):
     return cube_geometry(size).facelet_name
 
 
-# --------------------------------------------------------------------------- fixes
+# ---------------------------------------------------------------- piece checks
 
 
-def apply_fix(facelets: str, fix: Fix) -> str:
-    """Carry out a fix on a facelet string (face letters) and return the new string.
-
-    Parameters
-    ----------
-    facelets
-        The state the fix was computed for.
-    fix
-        A step from a :class:`Problem` or :attr:`ValidationReport.fix`.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        For ``inspect`` fixes, which need a person.
-
-    Examples
-    --------
-    >>> from solver.moves import solved_facelets
-    >>> s = apply_fix(solved_facelets(3), Fix("flip-edge", (5, 10), "flip UR"))
-    >>> s[5], s[10]
-    ('R', 'U')
-    """
-    letters = list(facelets)
-    f = fix.facelets
-    if fix.action == "twist-corner":
-        for k in range(3):
-            letters[f[(k + fix.turns) % 3]] = facelets[f[k]]
-    elif fix.action in ("flip-edge", "swap-stickers"):
-        letters[f[0]], letters[f[1]] = facelets[f[1]], facelets[f[0]]
-    elif fix.action == "swap-pieces":
-        half = len(f) // 2
-        for a, b in zip(f[:half], f[half:], strict=True):
-            letters[a], letters[b] = facelets[b], facelets[a]
-    elif fix.action == "restick":
-        letters[f[0]] = fix.letter
-    elif fix.action == "swap-centers":
-        x, y = facelets[f[0]], facelets[f[1]]
-        swap = {x: y, y: x}
-        letters = [ch if i in f else swap.get(ch, ch) for i, ch in enumerate(facelets)]
-    else:
-        raise ValueError(f"the fix {fix.action!r} needs a person: {fix.text}")
-    return "".join(letters)
+def _symbol(symbols: str, face: str) -> str:
+    return symbols[FACES.index(face)]
 
 
-def twist_corner_fix(size: int, slot: int, turns: int) -> Fix:
-    """The fix "twist the corner in ``slot`` clockwise (1) or counterclockwise (2)".
-
-    Examples
-    --------
-    >>> twist_corner_fix(3, 0, 1).text
-    'twist the corner at URF once clockwise (seen from outside)'
-    """
-    return Fix(
-        "twist-corner",
-        corner_slots(size)[slot],
-        f"twist the corner at {CORNERS[slot]} once {_TURN_WORDS[turns]} (seen from outside)",
-        turns=turns,
-    )
-
-
-def _flip_edge_fix(slot: int) -> Fix:
-    return Fix("flip-edge", edge_slots(3)[slot], f"flip the edge at {EDGES[slot]} in place")
-
-
-def _swap_pieces_fix(kind: str, names: tuple[str, ...], slots, a: int, b: int) -> Fix:
-    return Fix(
-        "swap-pieces",
-        tuple(slots[a]) + tuple(slots[b]),
-        f"swap the two {kind}s at {names[a]} and {names[b]}",
-    )
-
-
-# ---------------------------------------------------------------- piece readings
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """What one slot holds: a real piece (with orientation) or why it is not one."""
-
-    slot: int
-    letters: str
-    piece: int | None
-    ori: int | None
-    mirror_of: int | None
-
-
-def _read_slots(facelets: str, slots, lookup, names) -> list[_Reading]:
-    readings = []
-    mirrors = {key[::-1]: value for key, value in lookup.items()} if len(names[0]) == 3 else {}
-    for slot, stickers in enumerate(slots):
-        letters = "".join(facelets[i] for i in stickers)
-        hit = lookup.get(letters)
-        if hit:
-            readings.append(_Reading(slot, letters, hit[0], hit[1], None))
-        else:
-            mirror = mirrors.get(letters)
-            readings.append(_Reading(slot, letters, None, None, mirror[0] if mirror else None))
-    return readings
-
-
-def _why_not_a_piece(reading: _Reading, kind: str, names, symbols: str) -> str:
-    shown = ", ".join(symbols[FACES.index(ch)] for ch in reading.letters)
-    where = f"the {kind} at {names[reading.slot]} shows {shown}"
-    if reading.mirror_of is not None:
+def _why_not_a_piece(slot_set: SlotSet, slot: int, reading: str, symbols: str) -> str:
+    shown = ", ".join(_symbol(symbols, ch) for ch in reading)
+    where = f"the {slot_set.kind} at {slot_set.names[slot]} shows {shown}"
+    mirror = slot_set.mirror_of(reading)
+    if mirror is not None:
         return (
-            f"{where}: the colours of the {names[reading.mirror_of]} {kind} in mirror order, "
-            "so two of its stickers were swapped"
+            f"{where}: the colours of the {slot_set.names[mirror]} {slot_set.kind} in mirror "
+            "order, so two of its stickers were swapped"
         )
-    repeated = [ch for ch, n in Counter(reading.letters).items() if n > 1]
+    repeated = [ch for ch, n in Counter(reading).items() if n > 1]
     if repeated:
-        return f"{where}: the colour {symbols[FACES.index(repeated[0])]} appears twice"
-    for a, b in combinations(reading.letters, 2):
+        return f"{where}: the colour {_symbol(symbols, repeated[0])} appears twice"
+    for a, b in combinations(reading, 2):
         if OPPOSITE[a] == b:
-            colours = f"{symbols[FACES.index(a)]} and {symbols[FACES.index(b)]}"
+            colours = f"{_symbol(symbols, a)} and {_symbol(symbols, b)}"
             return f"{where}: {colours} belong on opposite faces"
     return f"{where}: no such piece exists"
 
 
 @dataclass(frozen=True)
 class _PieceCheck:
-    """Structural problems of one kind of piece plus the cubie data when all are real."""
+    """Structural problems of one orbit, plus its cubie data when every piece is real."""
 
     problems: tuple[Problem, ...]
     perm: tuple[int, ...] | None
     ori: tuple[int, ...] | None
-    bad_facelets: frozenset[int]
+    suspects: frozenset[int]
 
 
-def _check_kind(facelets: str, kind: str, slots, lookup, names, symbols: str) -> _PieceCheck:
-    readings = _read_slots(facelets, slots, lookup, names)
-    invalid = [r for r in readings if r.piece is None]
-    problems = []
-    bad: set[int] = set()
+def _check_slots(facelets: str, slot_set: SlotSet, symbols: str) -> _PieceCheck:
+    """Every slot of the orbit holds a real piece, and every piece is there once."""
+    kind, names, slots = slot_set.kind, slot_set.names, slot_set.slots
+    readings = ["".join(facelets[i] for i in slot) for slot in slots]
+    hits = [slot_set.pieces.get(reading) for reading in readings]
+    problems, suspects = [], set()
+    invalid = [slot for slot, hit in enumerate(hits) if hit is None]
     if invalid:
-        for r in invalid:
-            bad.update(slots[r.slot])
         problems.append(
             Problem(
                 f"{kind}-invalid",
-                "; ".join(_why_not_a_piece(r, kind, names, symbols) for r in invalid),
-                tuple(names[r.slot] for r in invalid),
-                tuple(i for r in invalid for i in slots[r.slot]),
+                "; ".join(_why_not_a_piece(slot_set, s, readings[s], symbols) for s in invalid),
+                tuple(names[s] for s in invalid),
+                tuple(i for s in invalid for i in slots[s]),
+                orbit=slot_set.orbit,
             )
         )
+        suspects.update(i for s in invalid for i in slots[s])
     where: dict[int, list[int]] = {}
-    for r in readings:
-        if r.piece is not None:
-            where.setdefault(r.piece, []).append(r.slot)
+    for slot, hit in enumerate(hits):
+        if hit is not None:
+            where.setdefault(hit[0], []).append(slot)
     repeated = {piece: at for piece, at in where.items() if len(at) > 1}
     if repeated:
-        missing = [names[p] for p in range(len(names)) if p not in where]
-        parts = [
-            f"the {names[piece]} {kind} appears {len(at)} times "
-            f"(at {', '.join(names[s] for s in at)})"
-            for piece, at in repeated.items()
-        ]
-        if missing:
-            parts.append(f"missing: {', '.join(missing)}")
-        for at in repeated.values():
-            for s in at:
-                bad.update(slots[s])
-        problems.append(
-            Problem(
-                f"{kind}-duplicate",
-                "; ".join(parts),
-                tuple(names[s] for at in repeated.values() for s in at),
-                tuple(i for at in repeated.values() for s in at for i in slots[s]),
-            )
-        )
+        problems.append(_duplicate_problem(slot_set, repeated, where, readings))
+        suspects.update(i for at in repeated.values() for s in at for i in slots[s])
     if problems:
-        return _PieceCheck(tuple(problems), None, None, frozenset(bad))
-    perm = tuple(r.piece for r in readings)
-    ori = tuple(r.ori for r in readings)
-    return _PieceCheck((), perm, ori, frozenset())  # type: ignore[arg-type]
+        return _PieceCheck(tuple(problems), None, None, frozenset(suspects))
+    perm = tuple(hit[0] for hit in hits)  # type: ignore[index]
+    ori = tuple(hit[1] for hit in hits)  # type: ignore[index]
+    return _PieceCheck((), perm, ori, frozenset())
+
+
+def _duplicate_problem(slot_set: SlotSet, repeated, where, readings) -> Problem:
+    kind, names, slots = slot_set.kind, slot_set.names, slot_set.slots
+    missing = [p for p in range(len(names)) if p not in where]
+    involved = [s for at in repeated.values() for s in at]
+    facelets = tuple(i for s in involved for i in slots[s])
+    # A wing read backwards is its mirror twin; when that twin is the missing piece, the
+    # wing was flipped in place, which no turn can do: a mis-stuck or reassembled wing.
+    if kind == "wing":
+        flipped = [
+            at
+            for piece, at in repeated.items()
+            if any(slot_set.pieces[readings[at[0]][::-1]][0] == m for m in missing)
+        ]
+        if flipped and len(repeated) == len(flipped):
+            places = "; ".join(" or ".join(names[s] for s in at) for at in flipped)
+            return Problem(
+                "wing-invalid",
+                f"a wing shows its colours in mirror order, at {places}: a wing cannot be "
+                "flipped in place, so its stickers were swapped or the piece was reassembled",
+                tuple(names[s] for s in involved),
+                facelets,
+                orbit=slot_set.orbit,
+            )
+    parts = [
+        f"the {names[piece]} {kind} appears {len(at)} times (at {', '.join(names[s] for s in at)})"
+        for piece, at in repeated.items()
+    ]
+    if missing:
+        parts.append(f"missing: {', '.join(names[p] for p in missing)}")
+    return Problem(
+        f"{kind}-duplicate",
+        "; ".join(parts),
+        tuple(names[s] for s in involved),
+        facelets,
+        orbit=slot_set.orbit,
+    )
+
+
+def _centre_check(facelets: str, centres: CentreOrbit, size: int, symbols: str):
+    """Each colour fills a 24-piece centre orbit exactly four times."""
+    counts = Counter(facelets[i] for i in centres.facelets)
+    each = len(centres.facelets) // 6
+    surplus = [face for face in FACES if counts.get(face, 0) > each]
+    if not surplus:
+        return None, frozenset()
+    deficit = [face for face in FACES if counts.get(face, 0) < each]
+    parts = [
+        f"{_symbol(symbols, face)} {counts.get(face, 0)} times"
+        for face in FACES
+        if counts.get(face, 0) != each
+    ]
+    per_face = size * size
+    # The likeliest wrong sticker: a surplus colour sitting on a face whose colour is short.
+    misplaced = [
+        i for i in centres.facelets if facelets[i] in surplus and FACES[i // per_face] in deficit
+    ]
+    suspect = (misplaced or [i for i in centres.facelets if facelets[i] in surplus])[0]
+    problem = Problem(
+        "center-count",
+        f"the centre pieces of orbit '{centres.orbit}' show {', '.join(parts)} (each colour "
+        f"must appear {each} times): a centre sticker has the wrong colour",
+        (),
+        tuple(i for i in centres.facelets if facelets[i] in surplus),
+        orbit=centres.orbit,
+    )
+    return problem, frozenset({suspect})
 
 
 def _count_problem(facelets: str, size: int, symbols: str) -> Problem | None:
@@ -408,7 +371,7 @@ def _count_problem(facelets: str, size: int, symbols: str) -> Problem | None:
     off = [(face, counts.get(face, 0)) for face in FACES if counts.get(face, 0) != target]
     if not off:
         return None
-    parts = [f"{symbols[FACES.index(face)]} appears {n} times" for face, n in off]
+    parts = [f"{_symbol(symbols, face)} appears {n} times" for face, n in off]
     return Problem(
         "color-count",
         f"{'; '.join(parts)} (each colour must appear exactly {target} times)",
@@ -417,44 +380,44 @@ def _count_problem(facelets: str, size: int, symbols: str) -> Problem | None:
     )
 
 
-# ------------------------------------------------------------ solvability tests
+# ------------------------------------------------------------ the laws of the cube
 
 
-def _twist_problem(size: int, cube: CubieCube) -> Problem | None:
+def _twist_problem(size: int, slot_set: SlotSet, cube: CubieCube) -> Problem | None:
     total = cube.corner_twist_total
     if total == 0:
         return None
     # A clockwise twist adds 1 to a corner's orientation; undo the excess on a corner
     # that carries exactly that twist, preferably one already in its home slot.
-    turns = 3 - total
     candidates = [s for s in range(8) if cube.co[s] == total]
     home = [s for s in candidates if cube.cp[s] == s]
-    slot = (home or candidates or [0])[0]
-    fix = twist_corner_fix(size, slot, turns)
-    word = _TURN_WORDS[total]
+    slot = (home or candidates or [0])[0]  # any corner takes the fix; these read best
+    fix = twist_corner_fix(size, slot, 3 - total)
     return Problem(
         "corner-twist",
-        f"the corners carry one {word} twist too many (twist total {total} of 3): "
-        f"one corner is twisted in place, for example the one at {CORNERS[slot]}",
-        (CORNERS[slot],),
+        f"the corners carry one {TURN_WORDS[total]} twist too many (twist total {total} of "
+        f"3): one corner is twisted in place, for example the one at {slot_set.names[slot]}",
+        (slot_set.names[slot],),
         fix.facelets,
         (fix,),
+        orbit=slot_set.orbit,
     )
 
 
-def _flip_problem(eo: tuple[int, ...], ep: tuple[int, ...]) -> Problem | None:
+def _flip_problem(slot_set: SlotSet, ep: tuple[int, ...], eo: tuple[int, ...]) -> Problem | None:
     if sum(eo) % 2 == 0:
         return None
     candidates = [s for s in range(12) if eo[s] == 1]
     home = [s for s in candidates if ep[s] == s]
     slot = (home or candidates)[0]
-    fix = _flip_edge_fix(slot)
+    fix = flip_edge_fix(slot_set.slots[slot], slot_set.names[slot])  # type: ignore[arg-type]
     return Problem(
         "edge-flip",
-        f"one edge is flipped in place, for example the one at {EDGES[slot]}",
-        (EDGES[slot],),
+        f"one edge is flipped in place, for example the one at {slot_set.names[slot]}",
+        (slot_set.names[slot],),
         fix.facelets,
         (fix,),
+        orbit=slot_set.orbit,
     )
 
 
@@ -467,25 +430,27 @@ def _best_transposition(perm: tuple[int, ...]) -> tuple[int, int] | None:
     return (misplaced[0], misplaced[1]) if len(misplaced) >= 2 else None
 
 
-def _parity_problem(size: int, cube: CubieCube) -> Problem | None:
+def _parity_problem(corners: SlotSet, edges: SlotSet, cube: CubieCube) -> Problem | None:
     if cube.corner_parity == cube.edge_parity:
         return None
     edge_pair = _best_transposition(cube.ep)
     corner_pair = _best_transposition(cube.cp)
     if edge_pair and cube.ep[edge_pair[0]] == edge_pair[1]:
-        kind, names, slots, pair = "edge", EDGES, edge_slots(3), edge_pair
+        chosen, pair = edges, edge_pair
     elif corner_pair and cube.cp[corner_pair[0]] == corner_pair[1]:
-        kind, names, slots, pair = "corner", CORNERS, corner_slots(size), corner_pair
+        chosen, pair = corners, corner_pair
     else:
-        kind, names, slots, pair = "edge", EDGES, edge_slots(3), edge_pair or (0, 1)
-    fix = _swap_pieces_fix(kind, names, slots, *pair)
+        chosen, pair = edges, edge_pair or (0, 1)
+    names = (chosen.names[pair[0]], chosen.names[pair[1]])
+    fix = swap_pieces_fix(chosen.kind, names, (chosen.slots[pair[0]], chosen.slots[pair[1]]))
     return Problem(
         "permutation-parity",
         "the corner and edge permutations have different parity: two pieces are "
-        f"exchanged, for example the {kind}s at {names[pair[0]]} and {names[pair[1]]}",
-        (names[pair[0]], names[pair[1]]),
+        f"exchanged, for example the {chosen.kind}s at {names[0]} and {names[1]}",
+        names,
         fix.facelets,
         (fix,),
+        orbit=f"{corners.orbit} and {edges.orbit}",
     )
 
 
@@ -499,88 +464,95 @@ class _Findings:
     twist: int | None
     flip: int | None
     parity: int | None
-    bad_facelets: frozenset[int]
+    suspects: frozenset[int]
 
 
 def _examine(facelets: str, size: int, symbols: str) -> _Findings:
-    """All checks after the format ones, without searching for structural fixes."""
+    """Every check after the format ones, without searching for fixes."""
     structural: list[Problem] = []
+    suspects: set[int] = set()
     count = _count_problem(facelets, size, symbols)
     if count:
         structural.append(count)
-    corners = _check_kind(facelets, "corner", corner_slots(size), corner_lookup(), CORNERS, symbols)
-    structural.extend(corners.problems)
-    bad = set(corners.bad_facelets)
-    edges = None
-    if size == 3:
-        edges = _check_kind(facelets, "edge", edge_slots(3), edge_lookup(), EDGES, symbols)
-        structural.extend(edges.problems)
-        bad |= edges.bad_facelets
+    checks = {}
+    for slot_set in slot_sets(size):
+        check = _check_slots(facelets, slot_set, symbols)
+        structural.extend(check.problems)
+        suspects |= check.suspects
+        checks[slot_set.kind] = (slot_set, check)
+    for centres in centre_orbits(size):
+        problem, suspect = _centre_check(facelets, centres, size, symbols)
+        if problem:
+            structural.append(problem)
+            suspects |= suspect
 
     solvability: list[Problem] = []
+    corner_set, corners = checks["corner"]
     twist = flip = parity = None
     if corners.perm is not None:
-        cube = CubieCube(corners.perm, corners.ori, (), ())  # type: ignore[arg-type]
+        cube = CubieCube(corners.perm, corners.ori)  # type: ignore[arg-type]
         twist = cube.corner_twist_total
-        if twist:
-            solvability.append(_twist_problem(size, cube))  # type: ignore[arg-type]
-    if edges is not None and edges.perm is not None:
+        problem = _twist_problem(size, corner_set, cube)
+        if problem:
+            solvability.append(problem)
+    if "edge" not in checks:
+        flip = parity = 0  # even cubes: no middle edges, and every permutation is reachable
+    elif checks["edge"][1].perm is not None:
+        edge_set, edges = checks["edge"]
         flip = sum(edges.ori) % 2  # type: ignore[arg-type]
-        problem = _flip_problem(edges.ori, edges.perm)  # type: ignore[arg-type]
+        problem = _flip_problem(edge_set, edges.perm, edges.ori)  # type: ignore[arg-type]
         if problem:
             solvability.append(problem)
         if corners.perm is not None:
             cube = CubieCube(corners.perm, corners.ori, edges.perm, edges.ori)  # type: ignore[arg-type]
             parity = int(cube.corner_parity != cube.edge_parity)
-            problem = _parity_problem(size, cube)
+            problem = _parity_problem(corner_set, edge_set, cube)
             if problem:
                 solvability.append(problem)
-    if size == 2:
-        flip = parity = 0  # a 2x2 has no edges and any corner permutation is reachable
-    return _Findings(tuple(structural), tuple(solvability), twist, flip, parity, frozenset(bad))
+    return _Findings(
+        tuple(structural), tuple(solvability), twist, flip, parity, frozenset(suspects)
+    )
 
 
 def _candidate_fixes(facelets: str, findings: _Findings, size: int, symbols: str) -> list[Fix]:
     """Single physical changes that might remove the structural problems."""
-    geo = cube_geometry(size)
-    name = geo.facelet_name
+    name = cube_geometry(size).facelet_name
     counts = Counter(facelets)
     target = size * size
     surplus = [face for face in FACES if counts.get(face, 0) > target]
     deficit = [face for face in FACES if counts.get(face, 0) < target]
-    suspects = sorted(findings.bad_facelets)
-    fixes: list[Fix] = []
+    suspects = sorted(findings.suspects)
+    if len(suspects) > _MAX_SUSPECTS:
+        return []
     if surplus and deficit:
-        for i in suspects:
-            if facelets[i] in surplus:
-                for letter in deficit:
-                    fixes.append(
-                        Fix(
-                            "restick",
-                            (i,),
-                            f"the sticker at {name(i)} has the wrong colour: re-stick it "
-                            f"with {symbols[FACES.index(letter)]} (the {letter} face's colour)",
-                            letter=letter,
-                        )
-                    )
-        return fixes
-    for a, b in combinations(suspects, 2):
-        if facelets[a] != facelets[b]:
-            fixes.append(
-                Fix(
-                    "swap-stickers",
-                    (a, b),
-                    f"the stickers at {name(a)} and {name(b)} were swapped: swap them back",
-                )
+        return [
+            Fix(
+                "restick",
+                (i,),
+                f"the sticker at {name(i)} has the wrong colour: re-stick it with "
+                f"{_symbol(symbols, letter)} (the {letter} face's colour)",
+                letter=letter,
             )
-    if size % 2 and len(findings.structural) and len(suspects) >= 12:
-        centre = target // 2
+            for i in suspects
+            if facelets[i] in surplus
+            for letter in deficit
+        ]
+    fixes = [
+        Fix(
+            "swap-stickers",
+            (a, b),
+            f"the stickers at {name(a)} and {name(b)} were swapped: swap them back",
+        )
+        for a, b in combinations(suspects, 2)
+        if facelets[a] != facelets[b]
+    ]
+    if size % 2 and len(suspects) >= 12:
+        middle = target // 2
         for fa, fb in combinations(range(6), 2):
-            a, b = fa * target + centre, fb * target + centre
             fixes.append(
                 Fix(
                     "swap-centers",
-                    (a, b),
+                    (fa * target + middle, fb * target + middle),
                     f"the centre stickers of {FACES[fa]} and {FACES[fb]} are swapped: "
                     "swap them back",
                 )
@@ -588,17 +560,17 @@ def _candidate_fixes(facelets: str, findings: _Findings, size: int, symbols: str
     return fixes
 
 
-def _structural_fix(facelets: str, findings: _Findings, size: int, symbols: str):
-    """Best single change for the structural problems: (fixes, repaired state) or None."""
+def _structural_fixes(facelets: str, findings: _Findings, size: int, symbols: str) -> list[Fix]:
+    """The single changes that leave every piece real, the most solvable first-equal."""
     scored = []
     for fix in _candidate_fixes(facelets, findings, size, symbols):
         after = _examine(apply_fix(facelets, fix), size, symbols)
         scored.append(((len(after.structural), len(after.solvability)), fix))
     if not scored:
-        return None
+        return []
     best = min(score for score, _ in scored)
     if best[0] > 0:
-        return None
+        return []
     return [fix for score, fix in scored if score == best]
 
 
@@ -609,7 +581,7 @@ def validate(state: str | CubeState) -> ValidationReport:
     ----------
     state
         A facelet string in any alphabet (see :func:`solver.state.parse_state`) or a
-        parsed :class:`CubeState`. 2x2 and 3x3 cubes are supported.
+        parsed :class:`CubeState`, for any N from 2 to 7.
 
     Returns
     -------
@@ -621,6 +593,9 @@ def validate(state: str | CubeState) -> ValidationReport:
     --------
     >>> validate("UUUUUUUUU").problems[0].code
     'bad-format'
+    >>> from solver.moves import apply_moves, solved_facelets
+    >>> validate(apply_moves(solved_facelets(4), "Rw U2 2F' x")).valid
+    True
     """
     quick = _quick_verdict(state)
     if quick is not None:
@@ -630,38 +605,24 @@ def validate(state: str | CubeState) -> ValidationReport:
     except CubescanError as err:
         problem = Problem(err.code, err.message, fix=(Fix("inspect", (), _READ_AGAIN),))
         return ValidationReport(0, "", FACES, (problem,), classic_error=1)
-    if cube.size > 3:
-        raise CubescanError(
-            "unsupported-size",
-            f"validating a {cube.size}x{cube.size} cube is not supported yet (2x2 and 3x3 are)",
-        )
     findings = _examine(cube.facelets, cube.size, cube.symbols)
     if not findings.structural and not findings.solvability:
-        return ValidationReport(cube.size, cube.facelets, cube.symbols, (), 0, 0, 0, 0)
+        return ValidationReport(cube.size, cube.facelets, cube.symbols, (), findings.twist, 0, 0, 0)
     problems = list(findings.structural)
     solvability = list(findings.solvability)
     repaired = None
     if findings.structural:
-        fixes = _structural_fix(cube.facelets, findings, cube.size, cube.symbols)
+        fixes = _structural_fixes(cube.facelets, findings, cube.size, cube.symbols)
         if fixes:
-            if len(fixes) == 1:
-                step = fixes[0]
-            else:
-                options = " or ".join(f"({fix.text})" for fix in fixes)
-                step = Fix("inspect", tuple(i for f in fixes for i in f.facelets), options)
-            problems = [Problem(p.code, p.message, p.pieces, p.facelets, (step,)) for p in problems]
-            if len(fixes) == 1:
-                repaired = apply_fix(cube.facelets, step)
-                solvability = [
-                    _after_repair(p)
-                    for p in _examine(repaired, cube.size, cube.symbols).solvability
-                ]
-        else:
-            problems = [
-                Problem(p.code, p.message, p.pieces, p.facelets, (_inspect_fix(p),))
-                for p in problems
-            ]
-    all_problems = tuple(problems + [p for p in solvability if p.code not in _codes(problems)])
+            # Equally good fixes (e.g. either of two twin wings flipped) all leave the
+            # same verdict: carry out the first, and name the others.
+            step = _first_of(fixes)
+            repaired = apply_fix(cube.facelets, step)
+            after = _examine(repaired, cube.size, cube.symbols).solvability
+            solvability = [_after_repair(p) for p in after]
+        problems = [_with_fix(p, step if fixes else _inspect_fix(p)) for p in problems]
+    known = {p.code for p in problems}
+    all_problems = tuple(problems + [p for p in solvability if p.code not in known])
     return ValidationReport(
         cube.size,
         cube.facelets,
@@ -670,15 +631,51 @@ def validate(state: str | CubeState) -> ValidationReport:
         findings.twist,
         findings.flip,
         findings.parity,
-        _classic_error(all_problems),
+        min(CLASSIC_ERROR.get(p.code, 1) for p in all_problems),
         repaired,
     )
 
 
-_READ_AGAIN = "re-read or re-type the cube state"
+def _first_of(fixes: list[Fix]) -> Fix:
+    first = fixes[0]
+    if len(fixes) == 1:
+        return first
+    others = "; ".join(fix.text for fix in fixes[1:4])
+    more = f" and {len(fixes) - 4} more" if len(fixes) > 4 else ""
+    text = f"{first.text} (or, equally good: {others}{more})"
+    return Fix(first.action, first.facelets, text, first.turns, first.letter)
 
 
-@lru_cache(maxsize=1)
+def _with_fix(problem: Problem, step: Fix) -> Problem:
+    return Problem(
+        problem.code, problem.message, problem.pieces, problem.facelets, (step,), problem.orbit
+    )
+
+
+def _after_repair(problem: Problem) -> Problem:
+    return Problem(
+        problem.code,
+        f"after the re-sticking above, {problem.message}",
+        problem.pieces,
+        problem.facelets,
+        problem.fix,
+        problem.orbit,
+    )
+
+
+def _inspect_fix(problem: Problem) -> Fix:
+    return Fix(
+        "inspect",
+        problem.facelets,
+        "more than one sticker is wrong here: compare these pieces with a solved cube "
+        "and re-stick or re-read them",
+    )
+
+
+# ------------------------------------------------------------------ fast path
+
+
+@cache
 def _slot_getters() -> tuple[itemgetter, itemgetter]:
     corners = itemgetter(*(i for slot in corner_slots(3) for i in slot))
     edges = itemgetter(*(i for slot in edge_slots(3) for i in slot))
@@ -691,10 +688,10 @@ def _centre_table(centres: str) -> dict[int, int]:
 
 
 def _quick_verdict(state: str | CubeState) -> ValidationReport | None:
-    """The common case, fast: a well-formed solvable 3x3 string. None means "look closer".
+    """The common case, fast: a well-formed solvable 3x3. None means "look closer".
 
     Counting colours is unnecessary here: six distinct centres plus every slot holding
-    a different real piece already imply N*N stickers of each colour.
+    a different real piece already imply nine stickers of each colour.
     """
     if isinstance(state, CubeState):
         if state.size != 3:
@@ -728,35 +725,8 @@ def _quick_verdict(state: str | CubeState) -> ValidationReport | None:
     return ValidationReport(3, text, symbols, (), 0, 0, 0, 0)
 
 
-def _codes(problems) -> set[str]:
-    return {p.code for p in problems}
-
-
-def _after_repair(problem: Problem) -> Problem:
-    return Problem(
-        problem.code,
-        f"after the re-sticking above, {problem.message}",
-        problem.pieces,
-        problem.facelets,
-        problem.fix,
-    )
-
-
-def _inspect_fix(problem: Problem) -> Fix:
-    return Fix(
-        "inspect",
-        problem.facelets,
-        "more than one sticker is wrong here: compare these pieces with a solved cube "
-        "and re-stick or re-read them",
-    )
-
-
-def _classic_error(problems) -> int:
-    return min((CLASSIC_ERROR.get(p.code, 1) for p in problems), default=0)
-
-
 def is_solvable(state: str | CubeState) -> bool:
-    """Fast yes/no: is this state solvable? (No diagnosis; see :func:`validate`.)
+    """Yes/no: is this state solvable? (The diagnosis is in :func:`validate`.)
 
     Examples
     --------

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -255,11 +254,3 @@ def test_2x2_twist_is_diagnosed():
         state[slots[(slots.index(i) - 1) % 3]] if i in slots else ch for i, ch in enumerate(state)
     )
     assert codes(twisted) == ["corner-twist"]
-
-
-@pytest.mark.parametrize("size", [4, 5])
-def test_bigger_cubes_say_plainly_they_are_not_supported_yet(size):
-    from solver.errors import CubescanError
-
-    with pytest.raises(CubescanError, match="not supported yet"):
-        validate(solved_facelets(size))
