@@ -33,3 +33,18 @@ def real_faces(realdata: Path) -> list[dict]:
 def real_cubes(realdata: Path) -> list[dict]:
     """The records of realdata/cubes.jsonl (one six-face set each)."""
     return _load_jsonl("cubes.jsonl")
+
+
+@pytest.fixture(scope="session")
+def table_cache(tmp_path_factory: pytest.TempPathFactory):
+    """One cache folder for solver tables for the whole test session (built once)."""
+    import os
+
+    from solver.cache import CACHE_ENV
+
+    previous = os.environ.get(CACHE_ENV)
+    if previous is None:
+        os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cubescan-cache"))
+    yield os.environ[CACHE_ENV]
+    if previous is None:
+        del os.environ[CACHE_ENV]

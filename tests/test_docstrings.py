@@ -17,6 +17,8 @@ MODULES = [
     "solver.slots",
     "solver.fixes",
     "solver.counting",
+    "solver.cache",
+    "solver.pocket",
     "solver",
     "scanner.render",
     "scanner.cli_validate",
@@ -24,7 +26,7 @@ MODULES = [
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
+def test_docstring_examples(name, table_cache):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{name} has no examples"
     assert result.failed == 0

@@ -1,0 +1,160 @@
+"""Arrays built once and kept on disk: versioned, checksummed, written atomically.
+
+A cached set of arrays lives in one ``.npz`` file under
+``platformdirs.user_cache_dir("cubescan")`` (or ``$CUBESCAN_CACHE_DIR``), named with a
+version tag. The file carries a BLAKE2 checksum of its arrays; a file that is missing,
+unreadable or fails the checksum is rebuilt. Writes go to a temporary file in the same
+folder followed by :func:`os.replace`, so a killed build never leaves a half-written
+file, and an advisory lock makes a second process wait for the first build instead of
+repeating it.
+
+Examples
+--------
+>>> import tempfile
+>>> os.environ[CACHE_ENV] = tempfile.mkdtemp()
+>>> arrays = load_or_build("demo", 1, lambda: {"squares": np.arange(4) ** 2})
+>>> arrays["squares"].tolist()
+[0, 1, 4, 9]
+>>> del os.environ[CACHE_ENV]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+CACHE_ENV = "CUBESCAN_CACHE_DIR"
+"""Environment variable that overrides the cache folder (tests point it at a tmp dir)."""
+
+_CHECKSUM_KEY = "checksum"
+
+
+def cache_dir() -> Path:
+    """The cache folder: ``$CUBESCAN_CACHE_DIR`` or the user cache dir.
+
+    Examples
+    --------
+    >>> cache_dir().name  # doctest: +SKIP
+    'cubescan'
+    """
+    override = os.environ.get(CACHE_ENV)
+    return Path(override) if override else Path(platformdirs.user_cache_dir("cubescan"))
+
+
+def cache_path(name: str, version: int) -> Path:
+    """Path of the cache file for ``name`` at ``version``.
+
+    Examples
+    --------
+    >>> cache_path("pocket-distances", 2).name
+    'pocket-distances-v2.npz'
+    """
+    return cache_dir() / f"{name}-v{version}.npz"
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    digest = hashlib.blake2b(digest_size=32)
+    for key in sorted(arrays):
+        array = np.ascontiguousarray(arrays[key])
+        digest.update(f"{key}:{array.dtype.str}:{array.shape}".encode())
+        digest.update(memoryview(array).cast("B"))
+    return np.frombuffer(digest.digest(), dtype=np.uint8).copy()
+
+
+def save_arrays(arrays: dict[str, np.ndarray], path: Path) -> None:
+    """Write arrays with their checksum atomically (temp file in the same folder, replace).
+
+    Examples
+    --------
+    >>> save_arrays({"a": np.arange(3)}, Path(tempfile.mkdtemp()) / "t.npz")
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez(stream, **arrays, **{_CHECKSUM_KEY: _checksum(arrays)})
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def read_arrays(path: Path) -> dict[str, np.ndarray] | None:
+    """Read a cache file; None when it is missing, unreadable or fails its checksum.
+
+    Examples
+    --------
+    >>> read_arrays(Path("/nonexistent/t.npz")) is None
+    True
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except Exception:  # OSError, ValueError, zipfile.BadZipFile...: a damaged file is a miss
+        return None
+    stored = arrays.pop(_CHECKSUM_KEY, None)
+    if stored is None or not np.array_equal(stored, _checksum(arrays)):
+        return None
+    for array in arrays.values():
+        array.setflags(write=False)
+    return arrays
+
+
+@contextlib.contextmanager
+def build_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock beside ``path`` (no-op where flock is missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: two builders each replace the file atomically
+        yield
+        return
+    with open(path.with_suffix(".lock"), "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def load_or_build(
+    name: str, version: int, build: Callable[[], dict[str, np.ndarray]]
+) -> dict[str, np.ndarray]:
+    """Arrays from the cache, or built by ``build()`` and cached on first use.
+
+    Parameters
+    ----------
+    name, version
+        Identify the file (see :func:`cache_path`); bump ``version`` when the
+        arrays' layout or meaning changes.
+    build
+        Makes the arrays when the cache has no valid copy.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Read-only arrays.
+    """
+    path = cache_path(name, version)
+    arrays = read_arrays(path)
+    if arrays is not None:
+        return arrays
+    with build_lock(path):
+        # Another process may have finished the build while we waited for the lock.
+        arrays = read_arrays(path)
+        if arrays is None:
+            arrays = build()
+            save_arrays(arrays, path)
+    for array in arrays.values():
+        array.setflags(write=False)
+    return arrays
