@@ -10,12 +10,10 @@ repeating it.
 
 Examples
 --------
->>> import tempfile
->>> os.environ[CACHE_ENV] = tempfile.mkdtemp()
->>> arrays = load_or_build("demo", 1, lambda: {"squares": np.arange(4) ** 2})
->>> arrays["squares"].tolist()
+>>> path = Path(tempfile.mkdtemp()) / "demo-v1.npz"
+>>> save_arrays({"squares": np.arange(4) ** 2}, path)
+>>> read_arrays(path)["squares"].tolist()
 [0, 1, 4, 9]
->>> del os.environ[CACHE_ENV]
 """
 
 from __future__ import annotations

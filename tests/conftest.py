@@ -47,4 +47,4 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cubescan-cache"))
     yield os.environ[CACHE_ENV]
     if previous is None:
-        del os.environ[CACHE_ENV]
+        os.environ.pop(CACHE_ENV, None)
