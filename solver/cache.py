@@ -87,8 +87,9 @@ def save_arrays(arrays: dict[str, np.ndarray], path: Path) -> None:
         raise
 
 
-def read_arrays(path: Path) -> dict[str, np.ndarray] | None:
-    """Read a cache file; None when it is missing, unreadable or fails its checksum.
+def read_arrays(path: Path, expected: frozenset[str] | None = None) -> dict[str, np.ndarray] | None:
+    """Read a cache file; None when it is missing, unreadable, fails its checksum, or
+    (with ``expected``) does not hold exactly the expected array names.
 
     Examples
     --------
@@ -102,6 +103,8 @@ def read_arrays(path: Path) -> dict[str, np.ndarray] | None:
         return None
     stored = arrays.pop(_CHECKSUM_KEY, None)
     if stored is None or not np.array_equal(stored, _checksum(arrays)):
+        return None
+    if expected is not None and set(arrays) != expected:
         return None
     for array in arrays.values():
         array.setflags(write=False)
@@ -126,7 +129,10 @@ def build_lock(path: Path) -> Iterator[None]:
 
 
 def load_or_build(
-    name: str, version: int, build: Callable[[], dict[str, np.ndarray]]
+    name: str,
+    version: int,
+    build: Callable[[], dict[str, np.ndarray]],
+    expected: frozenset[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Arrays from the cache, or built by ``build()`` and cached on first use.
 
@@ -137,6 +143,8 @@ def load_or_build(
         arrays' layout or meaning changes.
     build
         Makes the arrays when the cache has no valid copy.
+    expected
+        The array names a valid file holds (a file with others is rebuilt).
 
     Returns
     -------
@@ -144,12 +152,12 @@ def load_or_build(
         Read-only arrays.
     """
     path = cache_path(name, version)
-    arrays = read_arrays(path)
+    arrays = read_arrays(path, expected)
     if arrays is not None:
         return arrays
     with build_lock(path):
         # Another process may have finished the build while we waited for the lock.
-        arrays = read_arrays(path)
+        arrays = read_arrays(path, expected)
         if arrays is None:
             arrays = build()
             save_arrays(arrays, path)

@@ -1,0 +1,119 @@
+"""Our two-phase solver against the `kociemba` package, side by side in one run.
+
+Usage: python benchmarks/bench_solver.py [--states 1000] [--seed 2024] [--max-length 20]
+
+Draws uniformly random solvable 3x3 states (seeded), solves each with
+``solver.solve.solve`` (validation, search, proof by re-applying the moves: the full
+public call) and with ``kociemba.solve`` (C via cffi; install the ``bench`` extra:
+``pip install kociemba``), and prints per solver: median / p95 / p99 / max time, mean
+and max length, and the ratio ours/kociemba of the median time. It also measures the
+table build (into a fresh temporary cache folder) and the table load from the cache,
+each as a median over a few runs, plus the first search after start-up (numba loading
+its on-disk compiled code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from solver import tables
+from solver.cubie import random_state
+from solver.moves import apply_moves, parse_moves, solved_facelets
+from solver.solve import solve
+
+
+def summary(name: str, times: list[float], lengths: list[int]) -> str:
+    ms = np.array(times) * 1000
+    return (
+        f"{name:10s} median {np.median(ms):8.1f} ms  p95 {np.percentile(ms, 95):8.1f}  "
+        f"p99 {np.percentile(ms, 99):8.1f}  max {ms.max():8.1f}  "
+        f"length mean {np.mean(lengths):5.2f} max {max(lengths)}"
+    )
+
+
+def time_tables(repeats: int) -> tuple[float, float]:
+    """Median first-use build and cached load times, each in a fresh process."""
+    script = (
+        "import time\n"
+        "from solver.tables import load_tables\n"
+        "start = time.perf_counter()\n"
+        "load_tables(progress=False)\n"
+        "print(time.perf_counter() - start)\n"
+    )
+    builds, loads = [], []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            env = dict(os.environ, **{tables.CACHE_ENV: folder})
+            for times in (builds, loads):
+                out = subprocess.run(
+                    [sys.executable, "-c", script], env=env, capture_output=True, text=True
+                )
+                times.append(float(out.stdout))
+    return statistics.median(builds), statistics.median(loads)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--max-length", type=int, default=20)
+    parser.add_argument("--table-repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    try:
+        import kociemba
+    except ImportError:
+        kociemba = None
+        print("kociemba is not installed (pip install kociemba): only our solver runs")
+
+    build, load = time_tables(args.table_repeats)
+    print(
+        f"tables (fresh process, after imports): first-use build {build:.2f} s, "
+        f"load from cache {load * 1000:.0f} ms (medians of {args.table_repeats})"
+    )
+
+    rng = np.random.default_rng(args.seed)
+    states = [random_state(rng) for _ in range(args.states)]
+
+    start = time.perf_counter()
+    solve(apply_moves(solved_facelets(3), "R U F"))
+    print(
+        "first solve in this process (table load + numba compiled-code load): "
+        f"{time.perf_counter() - start:.2f} s"
+    )
+
+    ours_t, ours_n, theirs_t, theirs_n = [], [], [], []
+    for state in states:
+        start = time.perf_counter()
+        moves = solve(state, max_length=args.max_length)
+        ours_t.append(time.perf_counter() - start)
+        ours_n.append(len(moves))
+        if kociemba is not None:
+            start = time.perf_counter()
+            answer = kociemba.solve(state)
+            theirs_t.append(time.perf_counter() - start)
+            theirs_moves = parse_moves(answer)
+            if apply_moves(state, theirs_moves) != solved_facelets(3):
+                raise SystemExit(f"kociemba returned a wrong solution for {state}")
+            theirs_n.append(len(theirs_moves))
+
+    print(f"{args.states} random states, seed {args.seed}, our max_length {args.max_length}")
+    print(summary("ours", ours_t, ours_n))
+    over = sum(n > args.max_length for n in ours_n)
+    print(f"{'':10s} solutions longer than {args.max_length}: {over}")
+    if kociemba is not None:
+        print(summary("kociemba", theirs_t, theirs_n))
+        ratio = statistics.median(ours_t) / statistics.median(theirs_t)
+        print(f"median time ratio ours/kociemba: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()

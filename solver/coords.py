@@ -1,0 +1,393 @@
+"""Coordinate level of the two-phase solver: cube properties as small integers.
+
+Every conversion between :class:`~solver.cubie.CubieCube` pieces and coordinates
+lives here, written once for whole NumPy batches (arrays of shape ``(n, 8)`` or
+``(n, 12)``); the scalar helpers (:func:`twist`, :func:`flip`, ...) are those batch
+functions applied to one cube. Move tables (``table[coord, move] = coord after
+move``) are built from :func:`solver.cubie.move_cubie`, so they agree with the cube
+model by construction.
+
+Coordinates (all 0 on the solved cube):
+
+* ``twist`` (0..2186): corner orientations of URF..DLF in base 3;
+* ``flip`` (0..2047): edge orientations of UR..BL in base 2;
+* ``slice_sorted`` (0..11879): where the four middle-layer edges FR FL BL BR are and
+  in which order, ``24 * combination + permutation``; it is below 24 exactly when
+  they are all in the middle layer, and then it is the phase-2 ``slice perm``;
+  ``slice_sorted // 24`` is the phase-1 ``slice`` coordinate (0..494);
+* ``u_edges`` / ``d_edges`` (0..11879): the same for UR UF UL UB and DR DF DL DB;
+* ``corners`` (0..40319): the corner permutation's lexicographic rank;
+* ``ud_edges`` (0..40319): in phase 2 (middle-layer edges home), the rank of the
+  permutation of the eight U and D edges.
+
+Moves are numbered as :func:`solver.moves.outer_moves` lists them: ``3 * face + turns
+- 1`` with faces ``U R F D L B`` (U=0, U2=1, U'=2, R=3, ...).
+
+Examples
+--------
+>>> from solver.cubie import CubieCube, move_cubie
+>>> from solver.moves import Move
+>>> twist(move_cubie(Move("R"))), flip(move_cubie(Move("F"))), corners(CubieCube())
+(1494, 550, 0)
+>>> int(twist_move_table()[0, 3]) == twist(move_cubie(Move("R")))
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations, permutations
+from math import comb, factorial
+
+import numpy as np
+
+from solver.cubie import CubieCube, move_cubie
+from solver.moves import Move, outer_moves
+
+N_TWIST = 2187
+N_FLIP = 2048
+N_SLICE = 495
+N_PERM4 = 24
+N_EDGE4 = N_SLICE * N_PERM4
+N_CORNERS = 40320
+N_UD_EDGES = 40320
+N_MOVES = 18
+N_U_EDGES_PHASE2 = 70 * N_PERM4
+"""``u_edges`` values with the U edges inside the U and D layers (slots 0..7)."""
+
+U_EDGES = (0, 1, 2, 3)
+D_EDGES = (4, 5, 6, 7)
+SLICE_EDGES = (8, 9, 10, 11)
+
+PHASE2_MOVES = (0, 1, 2, 4, 7, 9, 10, 11, 13, 16)
+"""The moves of the subgroup <U, D, R2, L2, F2, B2>: U U2 U' R2 F2 D D2 D' L2 B2."""
+
+_TWIST_WEIGHTS = 3 ** np.arange(6, -1, -1)
+_FLIP_WEIGHTS = 2 ** np.arange(10, -1, -1)
+
+
+def move_index(move: Move) -> int:
+    """Index 0..17 of an outer move.
+
+    Examples
+    --------
+    >>> move_index(Move("R", turns=3))
+    5
+    """
+    return outer_moves().index(move)
+
+
+# --- batch conversions: pieces <-> coordinates --------------------------------------
+
+
+def twist_of(co: np.ndarray) -> np.ndarray:
+    """Twist coordinates of corner orientations ``co`` (shape ``(n, 8)``).
+
+    Examples
+    --------
+    >>> twist_of(np.array([[0, 0, 0, 0, 0, 0, 1, 2]])).tolist()
+    [1]
+    """
+    return co[:, :7].astype(np.int64) @ _TWIST_WEIGHTS
+
+
+def co_of_twist(twist_values: np.ndarray) -> np.ndarray:
+    """Corner orientations ``(n, 8)`` of twist coordinates (inverse of :func:`twist_of`).
+
+    Examples
+    --------
+    >>> co_of_twist(np.array([1])).tolist()
+    [[0, 0, 0, 0, 0, 0, 1, 2]]
+    """
+    values = np.asarray(twist_values, dtype=np.int64)
+    co = (values[:, None] // _TWIST_WEIGHTS[None, :]) % 3
+    last = (-co.sum(axis=1)) % 3
+    return np.concatenate([co, last[:, None]], axis=1)
+
+
+def flip_of(eo: np.ndarray) -> np.ndarray:
+    """Flip coordinates of edge orientations ``eo`` (shape ``(n, 12)``).
+
+    Examples
+    --------
+    >>> flip_of(np.array([[0] * 10 + [1, 1]])).tolist()
+    [1]
+    """
+    return eo[:, :11].astype(np.int64) @ _FLIP_WEIGHTS
+
+
+def eo_of_flip(flip_values: np.ndarray) -> np.ndarray:
+    """Edge orientations ``(n, 12)`` of flip coordinates (inverse of :func:`flip_of`).
+
+    Examples
+    --------
+    >>> eo_of_flip(np.array([1])).tolist()
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]]
+    """
+    values = np.asarray(flip_values, dtype=np.int64)
+    eo = (values[:, None] // _FLIP_WEIGHTS[None, :]) % 2
+    last = eo.sum(axis=1) % 2
+    return np.concatenate([eo, last[:, None]], axis=1)
+
+
+@cache
+def _combination_tables(home: int) -> tuple[np.ndarray, np.ndarray]:
+    """Slot sets of four edges, ranked so that the four slots from ``home`` on rank 0.
+
+    Returns ``(slots_of_rank (495, 4) sorted, rank_of_mask (4096,))``. Slots are
+    rotated by ``-home`` before a colexicographic ranking, so the home set is first.
+    """
+    slots_of_rank = np.zeros((N_SLICE, 4), dtype=np.int64)
+    rank_of_mask = np.full(1 << 12, -1, dtype=np.int64)
+    for rotated in combinations(range(12), 4):
+        rank = sum(comb(r, k + 1) for k, r in enumerate(rotated))
+        slots = sorted((r + home) % 12 for r in rotated)
+        slots_of_rank[rank] = slots
+        rank_of_mask[sum(1 << s for s in slots)] = rank
+    slots_of_rank.setflags(write=False)
+    rank_of_mask.setflags(write=False)
+    return slots_of_rank, rank_of_mask
+
+
+@cache
+def _perm_tables(length: int) -> tuple[np.ndarray, np.ndarray]:
+    """All permutations of ``range(length)`` in rank order and the Lehmer weights."""
+    perms = np.array(list(permutations(range(length))), dtype=np.int64)
+    perms.setflags(write=False)
+    weights = np.array([factorial(length - 1 - i) for i in range(length)], dtype=np.int64)
+    weights.setflags(write=False)
+    return perms, weights
+
+
+def perm_rank(perm: np.ndarray) -> np.ndarray:
+    """Lexicographic ranks of the permutations in the rows of ``perm`` (shape ``(n, k)``).
+
+    Examples
+    --------
+    >>> perm_rank(np.array([[0, 1, 2], [2, 1, 0]])).tolist()
+    [0, 5]
+    """
+    perm = np.asarray(perm, dtype=np.int64)
+    length = perm.shape[1]
+    _, weights = _perm_tables(length)
+    smaller_after = np.zeros(perm.shape, dtype=np.int64)
+    for i in range(length):
+        smaller_after[:, i] = (perm[:, i + 1 :] < perm[:, i : i + 1]).sum(axis=1)
+    return smaller_after @ weights
+
+
+def perm_of_rank(ranks: np.ndarray, length: int) -> np.ndarray:
+    """Permutations ``(n, length)`` of lexicographic ranks (inverse of :func:`perm_rank`).
+
+    Examples
+    --------
+    >>> perm_of_rank(np.array([5]), 3).tolist()
+    [[2, 1, 0]]
+    """
+    perms, _ = _perm_tables(length)
+    return perms[np.asarray(ranks, dtype=np.int64)]
+
+
+def edge4_of(ep: np.ndarray, pieces: tuple[int, int, int, int]) -> np.ndarray:
+    """Where four edge ``pieces`` are and in which order: ``24 * combination + perm``.
+
+    Parameters
+    ----------
+    ep
+        Edge permutations, shape ``(n, 12)`` (``ep[:, slot] = piece``); other pieces may
+        be any value that is not one of ``pieces`` (e.g. -1).
+    pieces
+        Four consecutive piece numbers (:data:`U_EDGES`, :data:`D_EDGES` or
+        :data:`SLICE_EDGES`); their home slots rank as combination 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 coordinates 0..11879.
+
+    Examples
+    --------
+    >>> edge4_of(np.arange(12)[None, :], SLICE_EDGES).tolist()
+    [0]
+    """
+    ep = np.asarray(ep, dtype=np.int64)
+    ours = (ep >= pieces[0]) & (ep <= pieces[3])
+    mask = ours.astype(np.int64) @ (1 << np.arange(12, dtype=np.int64))
+    _, rank_of_mask = _combination_tables(pieces[0])
+    # Pieces in slot order, as 0..3: stable sort keeps slot order among our pieces.
+    order = np.argsort(~ours, axis=1, kind="stable")[:, :4]
+    in_slots = np.take_along_axis(ep, order, axis=1) - pieces[0]
+    return rank_of_mask[mask] * N_PERM4 + perm_rank(in_slots)
+
+
+def ep_of_edge4(values: np.ndarray, pieces: tuple[int, int, int, int]) -> np.ndarray:
+    """Partial edge permutations ``(n, 12)`` of :func:`edge4_of` coordinates (-1 = other).
+
+    Examples
+    --------
+    >>> ep_of_edge4(np.array([0]), SLICE_EDGES).tolist()
+    [[-1, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11]]
+    """
+    values = np.asarray(values, dtype=np.int64)
+    slots_of_rank, _ = _combination_tables(pieces[0])
+    slots = slots_of_rank[values // N_PERM4]
+    order = perm_of_rank(values % N_PERM4, 4) + pieces[0]
+    ep = np.full((len(values), 12), -1, dtype=np.int64)
+    np.put_along_axis(ep, slots, order, axis=1)
+    return ep
+
+
+# --- scalar coordinates of one cube -------------------------------------------------
+
+
+def twist(cube: CubieCube) -> int:
+    """Corner twist coordinate (0..2186) of a cube."""
+    return int(twist_of(np.array([cube.co]))[0])
+
+
+def flip(cube: CubieCube) -> int:
+    """Edge flip coordinate (0..2047) of a cube."""
+    return int(flip_of(np.array([cube.eo]))[0])
+
+
+def slice_sorted(cube: CubieCube) -> int:
+    """Middle-layer edges' positions and order (0..11879); below 24 in phase 2."""
+    return int(edge4_of(np.array([cube.ep]), SLICE_EDGES)[0])
+
+
+def u_edges(cube: CubieCube) -> int:
+    """U-layer edges' positions and order (0..11879)."""
+    return int(edge4_of(np.array([cube.ep]), U_EDGES)[0])
+
+
+def d_edges(cube: CubieCube) -> int:
+    """D-layer edges' positions and order (0..11879)."""
+    return int(edge4_of(np.array([cube.ep]), D_EDGES)[0])
+
+
+def corners(cube: CubieCube) -> int:
+    """Corner permutation coordinate (0..40319)."""
+    return int(perm_rank(np.array([cube.cp]))[0])
+
+
+def ud_edges(cube: CubieCube) -> int:
+    """Permutation of the eight U and D edges (0..40319); the cube must be in phase 2.
+
+    Raises
+    ------
+    ValueError
+        When a middle-layer edge is outside the middle layer.
+    """
+    if sorted(cube.ep[8:]) != list(SLICE_EDGES):
+        raise ValueError("ud_edges is defined only when FR FL BL BR are in the middle layer")
+    return int(perm_rank(np.array([cube.ep[:8]]))[0])
+
+
+# --- move tables ----------------------------------------------------------------------
+
+
+def _move_arrays() -> list[CubieCube]:
+    return [move_cubie(m) for m in outer_moves()]
+
+
+def _apply_corners(cp: np.ndarray, co: np.ndarray, move: CubieCube):
+    index = np.array(move.cp)
+    return cp[:, index], (co[:, index] + np.array(move.co)) % 3
+
+
+def _apply_edges(ep: np.ndarray, eo: np.ndarray, move: CubieCube):
+    index = np.array(move.ep)
+    return ep[:, index], (eo[:, index] + np.array(move.eo)) % 2
+
+
+def _frozen(table: np.ndarray) -> np.ndarray:
+    table = np.ascontiguousarray(table, dtype=np.int32)
+    table.setflags(write=False)
+    return table
+
+
+@cache
+def twist_move_table() -> np.ndarray:
+    """``table[twist, move]``: twist after the move, shape (2187, 18) int32.
+
+    Examples
+    --------
+    >>> twist_move_table().shape
+    (2187, 18)
+    """
+    co = co_of_twist(np.arange(N_TWIST))
+    cp = np.zeros_like(co)
+    columns = [twist_of(_apply_corners(cp, co, m)[1]) for m in _move_arrays()]
+    return _frozen(np.stack(columns, axis=1))
+
+
+@cache
+def flip_move_table() -> np.ndarray:
+    """``table[flip, move]``: flip after the move, shape (2048, 18) int32."""
+    eo = eo_of_flip(np.arange(N_FLIP))
+    ep = np.zeros_like(eo)
+    columns = [flip_of(_apply_edges(ep, eo, m)[1]) for m in _move_arrays()]
+    return _frozen(np.stack(columns, axis=1))
+
+
+@cache
+def edge4_move_table(pieces: tuple[int, int, int, int]) -> np.ndarray:
+    """``table[edge4, move]`` for one group of four edges, shape (11880, 18) int32.
+
+    Examples
+    --------
+    >>> int(edge4_move_table(SLICE_EDGES)[0, 0])  # U keeps the middle layer home
+    0
+    """
+    ep = ep_of_edge4(np.arange(N_EDGE4), pieces)
+    eo = np.zeros_like(ep)
+    columns = [edge4_of(_apply_edges(ep, eo, m)[0], pieces) for m in _move_arrays()]
+    return _frozen(np.stack(columns, axis=1))
+
+
+@cache
+def corners_move_table() -> np.ndarray:
+    """``table[corners, move]``: corner permutation after the move, (40320, 18) int32."""
+    cp = perm_of_rank(np.arange(N_CORNERS), 8)
+    co = np.zeros_like(cp)
+    columns = [perm_rank(_apply_corners(cp, co, m)[0]) for m in _move_arrays()]
+    return _frozen(np.stack(columns, axis=1))
+
+
+@cache
+def ud_edges_move_table() -> np.ndarray:
+    """``table[ud_edges, move]`` for the phase-2 moves, (40320, 18) int32; -1 elsewhere.
+
+    Examples
+    --------
+    >>> int(ud_edges_move_table()[0, 3])  # R is not a phase-2 move
+    -1
+    """
+    ep8 = perm_of_rank(np.arange(N_UD_EDGES), 8)
+    ep = np.concatenate([ep8, np.tile(np.array(SLICE_EDGES), (N_UD_EDGES, 1))], axis=1)
+    eo = np.zeros_like(ep)
+    table = np.full((N_UD_EDGES, N_MOVES), -1, dtype=np.int64)
+    moves = _move_arrays()
+    for m in PHASE2_MOVES:
+        table[:, m] = perm_rank(_apply_edges(ep, eo, moves[m])[0][:, :8])
+    return _frozen(table)
+
+
+@cache
+def ud_edges_merge_table() -> np.ndarray:
+    """``table[u_edges, d_edges % 24]`` = ``ud_edges`` for a cube in phase 2.
+
+    In phase 2 the U edges sit in slots 0..7 (``u_edges`` < 1680) and the D edges
+    fill the other four of those slots, so their order alone completes the picture.
+
+    Examples
+    --------
+    >>> int(ud_edges_merge_table()[0, 0])
+    0
+    """
+    u_values = np.repeat(np.arange(N_U_EDGES_PHASE2), N_PERM4)
+    d_orders = np.tile(np.arange(N_PERM4), N_U_EDGES_PHASE2)
+    ep = ep_of_edge4(u_values, U_EDGES)[:, :8]
+    free = np.argsort(ep >= 0, axis=1, kind="stable")[:, :4]
+    np.put_along_axis(ep, free, perm_of_rank(d_orders, 4) + D_EDGES[0], axis=1)
+    return _frozen(perm_rank(ep).reshape(N_U_EDGES_PHASE2, N_PERM4))

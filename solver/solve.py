@@ -1,0 +1,303 @@
+"""Solve a cube: validate, search (two-phase), map the moves back, and prove the result.
+
+:func:`solve` is the public entry point: it validates the state first (an unsolvable
+cube raises :class:`~solver.errors.UnsolvableCubeError` with the validator's diagnosis
+and is never searched), then runs the two-phase search of :mod:`solver.search` on six
+equivalent problems side by side (the cube seen along each of its three axes, and its
+inverse along each), maps the winner's moves back to the cube as given, applies them
+to the facelets and checks that the cube is solved before returning them.
+
+A 2x2 is solved optimally by :mod:`solver.pocket`. For :func:`solve_to` a 2x2 is
+treated as the corners of a 3x3 whose edges are solved (or, when the corner permutation
+is odd, have two edges exchanged): outer turns move a 2x2's pieces exactly as they move
+a 3x3's corners.
+
+Examples
+--------
+>>> from solver.moves import apply_moves, format_moves, solved_facelets
+>>> format_moves(solve(apply_moves(solved_facelets(3), "R U R' F2")))  # doctest: +SKIP
+"F2 R U' R'"
+>>> solve(solved_facelets(3))
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from solver.cubie import CubieCube, cubie_to_facelets, facelets_to_cubie, permutation_parity
+from solver.errors import BadInputError, UnsolvableCubeError
+from solver.geometry import FACES
+from solver.moves import (
+    Move,
+    apply_moves,
+    format_moves,
+    invert_moves,
+    outer_moves,
+    solved_facelets,
+)
+from solver.pocket import solve_pocket
+from solver.search import search
+from solver.state import CubeState, parse_state
+from solver.tables import load_tables
+from solver.validate import validate
+
+_VIEWS = ("", "z", "x")
+"""Whole-cube rotations that put each of the three axes upright for phase 1."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A verified solution and what is known about it.
+
+    Attributes
+    ----------
+    moves
+        Outer face turns (HTM) that solve the cube; already checked by applying them.
+    max_length
+        The length that was asked for.
+    timed_out
+        True when the time budget ended before a solution of at most ``max_length``
+        moves was found: ``moves`` is the best found so far and may not be the shortest.
+    nodes
+        Search nodes visited.
+    """
+
+    moves: tuple[Move, ...]
+    max_length: int
+    timed_out: bool = False
+    nodes: int = 0
+
+    @property
+    def length(self) -> int:
+        """Number of moves."""
+        return len(self.moves)
+
+    @property
+    def target_met(self) -> bool:
+        """True when the solution is at most ``max_length`` moves long."""
+        return len(self.moves) <= self.max_length
+
+    @property
+    def text(self) -> str:
+        """The moves as WCA text."""
+        return format_moves(self.moves)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, np.ndarray]:
+    return load_tables()
+
+
+def _checked_state(state: str | CubeState) -> CubeState:
+    """Parse and validate; raise the validator's diagnosis for an unsolvable cube."""
+    report = validate(state)
+    if not report.valid:
+        first = report.problems[0]
+        if not report.readable:
+            raise BadInputError(first.code, first.message)
+        raise UnsolvableCubeError(first.code, report.summary, report)
+    return state if isinstance(state, CubeState) else parse_state(state)
+
+
+def _as_3x3(facelets: str) -> CubieCube:
+    """The 3x3 cubie cube to search for a (solvable) 2x2 or 3x3 facelet string."""
+    cube = facelets_to_cubie(facelets)
+    if cube.ep:
+        return cube
+    ep = list(range(12))
+    if permutation_parity(cube.cp):
+        ep[10], ep[11] = ep[11], ep[10]
+    return CubieCube(cube.cp, cube.co, tuple(ep), (0,) * 12)
+
+
+def _views(facelets: str) -> list[tuple[CubieCube, dict[str, str], bool]]:
+    """Six equivalent problems: (cube, face in that view -> face as given, inverted?)."""
+    size = 3 if len(facelets) == 54 else 2
+    per_face = size * size
+    views, inverses = [], []
+    for rotation in _VIEWS:
+        turned = apply_moves(facelets, rotation) if rotation else facelets
+        if size == 3:
+            # After the rotation, the centre at each position says which face it was.
+            was = {face: turned[i * per_face + 4] for i, face in enumerate(FACES)}
+        else:
+            # A 2x2 has no centres: follow the rotation on a 3x3 to learn the faces.
+            turned3 = apply_moves(solved_facelets(3), rotation) if rotation else solved_facelets(3)
+            was = {face: turned3[i * 9 + 4] for i, face in enumerate(FACES)}
+        relabel = str.maketrans({old: new for new, old in was.items()})
+        cube = _as_3x3(turned.translate(relabel))
+        views.append((cube, was, False))
+        inverses.append((cube.inverse(), was, True))
+    # All three axes first, then the inverses: measured to find 20 moves soonest.
+    return views + inverses
+
+
+def solve_detailed(
+    state: str | CubeState, max_length: int = 20, timeout: float | None = None
+) -> SolveResult:
+    """Solve a 2x2 or 3x3 cube and say whether the length target was met.
+
+    Parameters
+    ----------
+    state
+        A facelet string in any alphabet (see :func:`solver.state.parse_state`) or a
+        parsed :class:`~solver.state.CubeState`.
+    max_length
+        Stop at the first solution of at most this many moves (20 is always reachable
+        for a 3x3; smaller targets can take very long without a ``timeout``).
+    timeout
+        Seconds; when the target is not met by then, the best solution so far is
+        returned with ``timed_out=True``. None: no limit.
+
+    Returns
+    -------
+    SolveResult
+        Moves that were applied to the state and checked to solve it.
+
+    Raises
+    ------
+    UnsolvableCubeError
+        The cube cannot be solved; ``code`` is the first problem's, the message the
+        validator's one-line diagnosis and ``report`` the whole report. No search runs.
+    BadInputError
+        The state could not be read, or ``max_length`` / ``timeout`` is negative, or the
+        cube is larger than 3x3.
+
+    Examples
+    --------
+    >>> from solver.moves import apply_moves, solved_facelets
+    >>> result = solve_detailed(apply_moves(solved_facelets(3), "R U"))  # doctest: +SKIP
+    >>> result.length, result.timed_out  # doctest: +SKIP
+    (2, False)
+    """
+    if max_length < 0:
+        raise BadInputError("bad-option", f"max_length must be 0 or more, got {max_length}")
+    if timeout is not None and timeout < 0:
+        raise BadInputError("bad-option", f"timeout must be 0 or more seconds, got {timeout}")
+    cube_state = _checked_state(state)
+    if cube_state.size > 3:
+        raise BadInputError(
+            "unsupported-size",
+            f"solving a {cube_state.size}x{cube_state.size} cube is not supported yet (2x2 and "
+            "3x3 are); its validation and diagnosis are: run `cubescan validate`",
+        )
+    if cube_state.size == 2:
+        # Optimal from the full distance table; solved means one colour per face.
+        return SolveResult(tuple(solve_pocket(cube_state)), max_length)
+    facelets = cube_state.facelets
+    if facelets == solved_facelets(cube_state.size):
+        return SolveResult((), max_length)
+    views = _views(facelets)
+    outcome = search([cube for cube, _, _ in views], max_length, timeout, _tables())
+    _, was, inverted = views[outcome.start]
+    moves = _to_given_view(outcome.moves, was, inverted)
+    _prove(facelets, moves, solved_facelets(cube_state.size))
+    return SolveResult(tuple(moves), max_length, outcome.timed_out, outcome.nodes)
+
+
+def _to_given_view(indices: Sequence[int], was: dict[str, str], inverted: bool) -> list[Move]:
+    """Moves found on a rotated and/or inverted view, as moves on the cube as given."""
+    table = outer_moves()
+    moves = [Move(was[table[i].face], turns=table[i].turns) for i in indices]
+    return invert_moves(moves) if inverted else moves
+
+
+def _prove(facelets: str, moves: Sequence[Move], target: str) -> None:
+    if apply_moves(facelets, moves) != target:
+        raise RuntimeError(
+            f"internal error: the search returned {format_moves(moves)!r}, which does not "
+            "reach the target; please report this cube state"
+        )
+
+
+def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = None) -> list[Move]:
+    """Moves that solve a 2x2 or 3x3 cube (at most ``max_length`` unless time ran out).
+
+    The moves are always applied to the state and checked before they are returned.
+    Use :func:`solve_detailed` to learn whether a timeout cut the search short.
+
+    Parameters
+    ----------
+    state
+        A facelet string in any alphabet, or a :class:`~solver.state.CubeState`.
+    max_length
+        Length target (default 20, which every 3x3 state meets).
+    timeout
+        Seconds after which the best solution so far is returned; None: no limit.
+
+    Returns
+    -------
+    list of Move
+        Empty for a solved cube.
+
+    Raises
+    ------
+    UnsolvableCubeError
+        With the validator's diagnosis; the cube is never searched.
+    BadInputError
+        Unreadable state or bad options.
+
+    Examples
+    --------
+    >>> from solver.moves import apply_moves, format_moves, solved_facelets
+    >>> format_moves(solve(apply_moves(solved_facelets(3), "F")))  # doctest: +SKIP
+    "F'"
+    """
+    return list(solve_detailed(state, max_length, timeout).moves)
+
+
+def solve_to(
+    state: str | CubeState,
+    target: str | CubeState,
+    max_length: int = 20,
+    timeout: float | None = None,
+) -> list[Move]:
+    """Moves that turn ``state`` into ``target`` (e.g. a pattern), checked by applying them.
+
+    Parameters
+    ----------
+    state, target
+        Two solvable cubes of the same size, each in any alphabet (each is read through
+        its own centres, so both must use the same colour scheme).
+    max_length, timeout
+        As for :func:`solve`.
+
+    Returns
+    -------
+    list of Move
+
+    Raises
+    ------
+    UnsolvableCubeError
+        Either cube is unsolvable (then no sequence joins them).
+    BadInputError
+        Unreadable input, or the two cubes differ in size.
+
+    Examples
+    --------
+    >>> from solver.moves import apply_moves, format_moves, solved_facelets
+    >>> goal = apply_moves(solved_facelets(3), "U2")
+    >>> format_moves(solve_to(solved_facelets(3), goal))  # doctest: +SKIP
+    'U2'
+    """
+    start = _checked_state(state)
+    goal = _checked_state(target)
+    if start.size != goal.size:
+        raise BadInputError(
+            "bad-format",
+            f"the states differ in size ({start.size}x{start.size} and "
+            f"{goal.size}x{goal.size}); a move sequence cannot join them",
+        )
+    if start.facelets == goal.facelets:
+        return []
+    # A solution S of C = B^-1 A satisfies B^-1 A S = 1, that is A S = B. (For a 2x2
+    # the edge parity follows the corner parity in both, so C stays solvable.)
+    combined = _as_3x3(goal.facelets).inverse().multiply(_as_3x3(start.facelets))
+    moves = solve(cubie_to_facelets(combined), max_length, timeout)
+    _prove(start.facelets, moves, goal.facelets)
+    return moves
