@@ -42,3 +42,12 @@ def main() -> None:
 from scanner.cli_validate import validate_command  # noqa: E402
 
 main.add_command(validate_command)
+from scanner.cli_solve import solve  # noqa: E402
+
+main.add_command(solve)
+from scanner.cli_classify import classify  # noqa: E402
+
+main.add_command(classify)
+from scanner.cli_calibrate import calibrate  # noqa: E402
+
+main.add_command(calibrate)

@@ -1,0 +1,684 @@
+"""Name sticker colours: a whole cube by balanced clustering, or one face by a reference palette.
+
+Whole cube (:func:`classify`): k-means in CIELAB seeded from the fixed centre stickers (odd N),
+refined under the balance constraint that each of the six colours has exactly N*N stickers
+(an optimal assignment of stickers to cluster "slots" with
+:func:`scipy.optimize.linear_sum_assignment`, iterated with centre updates), with the whole cube
+white-balanced by its own white cluster between rounds. Each sticker gets the log-likelihood
+of every colour and a confidence (posterior margin between its colour and the runner-up).
+
+One face (:func:`name_face_colors`): nearest colour of a reference palette after a white
+balance estimated from the face itself (or from a calibration profile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from sklearn.cluster import KMeans
+
+from calibration.profile import Profile
+from scanner.colorspace import BRADFORD, BRADFORD_INV, adapt_lab, lab_to_xyz, xyz_to_lab
+from solver.errors import BadInputError
+
+FACES = "URFDLB"
+
+#: Default reference palette: how a camera with a sensible white balance typically records
+#: the standard sticker colours (float CIELAB, D65). Order: white, yellow, red, orange,
+#: green, blue.
+PALETTE_NAMES = ("white", "yellow", "red", "orange", "green", "blue")
+PALETTE_LAB = np.array(
+    [
+        [85.0, 0.0, 0.0],
+        [82.0, -6.0, 75.0],
+        [42.0, 56.0, 28.0],
+        [58.0, 40.0, 52.0],
+        [54.0, -50.0, 32.0],
+        [36.0, 12.0, -50.0],
+    ]
+)
+
+#: Face of each standard colour (U white, R red, F green, D yellow, L orange, B blue).
+STANDARD_FACE_OF_COLOR = MappingProxyType(
+    {"white": "U", "red": "R", "green": "F", "yellow": "D", "orange": "L", "blue": "B"}
+)
+
+# Lightness varies with shading and exposure far more than hue does, so it counts half.
+_L_WEIGHT = 1.0
+# After white balance, a colour whose hue is farther than this (degrees) from its palette
+# colour, or a "colour" with less chroma than _MIN_CHROMA, means a non-standard scheme.
+_STANDARD_MAX_HUE = 40.0
+_MIN_CHROMA = 12.0
+# Floor of the per-colour spread (ΔE): stops a tight cluster from claiming certainty.
+_MIN_SPREAD = 2.5
+# Single-face naming: a sticker paler than this (chroma) may be the white one; assuming a
+# cast costs this much per unit of the assumed white's chroma; channel weights of the
+# naming distance (L, a, b).
+_MAX_WHITE_CHROMA = 25.0
+_CAST_PENALTY = 1.0
+_NAMING_WEIGHT = np.array([0.5, 1.0, 1.0])
+# Degrees of freedom of the Student-t sticker likelihood.
+_DOF = 4.0
+
+
+@dataclass(frozen=True)
+class ColorInfo:
+    """The colour of one face's stickers.
+
+    Parameters
+    ----------
+    name
+        ``"white"``, ``"red"``... for the standard scheme, otherwise ``"colour 1"``..``"colour 6"``.
+    lab
+        Mean CIELAB reading of the stickers named this colour.
+    """
+
+    name: str
+    lab: tuple[float, float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class Classification:
+    """Colour names of a whole cube.
+
+    Parameters
+    ----------
+    size
+        Cube size N.
+    facelets
+        6*N*N letters URFDLB in facelet order; a letter names the face whose colour the
+        sticker has.
+    colors
+        Face letter -> :class:`ColorInfo`.
+    confidence
+        Float array (6*N*N,) in 0..1: posterior probability of the chosen colour minus that of
+        the runner-up.
+    log_likelihood
+        Float array (6*N*N, 6): log-likelihood of each sticker's reading under each face's
+        colour, columns in URFDLB order (for constraint-aware repair).
+    standard
+        True when the six colours were recognised as the standard scheme.
+    """
+
+    size: int
+    facelets: str
+    colors: Mapping[str, ColorInfo]
+    confidence: np.ndarray
+    log_likelihood: np.ndarray
+    standard: bool
+
+
+@dataclass(frozen=True, eq=False)
+class FaceColors:
+    """Colour names of the stickers of one face.
+
+    Parameters
+    ----------
+    names
+        Colour name of each sticker, row-major.
+    confidence
+        Float array (n,) in 0..1, posterior margin between best and second-best colour.
+    white_lab
+        The white point (Lab) the face was balanced with.
+    """
+
+    names: tuple[str, ...]
+    confidence: np.ndarray
+    white_lab: tuple[float, float, float]
+
+
+def check_lab_samples(samples: object, size: int | None = None) -> tuple[np.ndarray, int]:
+    """Validate a whole cube's Lab samples and infer its size.
+
+    Parameters
+    ----------
+    samples
+        Array-like (6*N*N, 3) of CIELAB readings in facelet order.
+    size
+        Expected N, or None to infer it from the sample count.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, int)
+        The samples as float64 (6*N*N, 3) and N.
+
+    Raises
+    ------
+    BadInputError
+        Wrong shape or count, non-finite values, values outside CIELAB.
+
+    Examples
+    --------
+    >>> lab, n = check_lab_samples(np.zeros((54, 3)))
+    >>> n
+    3
+    """
+    try:
+        lab = np.asarray(samples, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise BadInputError("bad-format", f"colour samples are not numbers: {err}") from None
+    if lab.ndim != 2 or lab.shape[1] != 3:
+        raise BadInputError(
+            "bad-format", f"colour samples must have shape (6*N*N, 3), got {lab.shape}"
+        )
+    count = lab.shape[0]
+    if size is None:
+        size = round((count / 6) ** 0.5)
+        if not 2 <= size <= 7 or 6 * size * size != count:
+            raise BadInputError(
+                "bad-format",
+                f"got {count} colour samples; a cube needs 6*N*N (24, 54, 96, 150, 216, 294)",
+            )
+    elif not 2 <= size <= 7:
+        raise BadInputError("bad-format", f"cube size must be 2..7, got {size}")
+    elif count != 6 * size * size:
+        raise BadInputError(
+            "bad-format", f"a {size}x{size} cube needs {6 * size * size} samples, got {count}"
+        )
+    bad = ~np.isfinite(lab).all(axis=1)
+    if bad.any():
+        raise BadInputError(
+            "bad-format", f"sample {int(np.argmax(bad)) + 1} is not finite (NaN or infinity)"
+        )
+    out_of_range = (lab[:, 0] < -1) | (lab[:, 0] > 101) | (np.abs(lab[:, 1:]) > 200).any(axis=1)
+    if out_of_range.any():
+        index = int(np.argmax(out_of_range))
+        raise BadInputError(
+            "bad-format",
+            f"sample {index + 1} = {lab[index].tolist()} is not a CIELAB colour (L 0..100)",
+        )
+    return lab, size
+
+
+def _features(lab: np.ndarray) -> np.ndarray:
+    return lab * np.array([_L_WEIGHT, 1.0, 1.0])
+
+
+def _squared_distances(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    diff = points[:, None, :] - centres[None, :, :]
+    return np.einsum("ijk,ijk->ij", diff, diff)
+
+
+def _balanced_labels(cost: np.ndarray, per_cluster: int, fixed: np.ndarray) -> np.ndarray:
+    """Labels minimising total cost with exactly ``per_cluster`` stickers per cluster."""
+    cost = cost.copy()
+    if fixed.size:
+        # Centre stickers of an odd cube are their cluster by definition.
+        pinned = np.full((fixed.size, cost.shape[1]), 1e9)
+        pinned[np.arange(fixed.size), np.arange(fixed.size)] = 0.0
+        cost[fixed] = pinned
+    slots = np.repeat(cost, per_cluster, axis=1)
+    rows, cols = linear_sum_assignment(slots)
+    labels = np.empty(cost.shape[0], dtype=np.intp)
+    labels[rows] = cols // per_cluster
+    return labels
+
+
+def _balanced_kmeans(
+    features: np.ndarray, seeds: np.ndarray, per_cluster: int, fixed: np.ndarray
+) -> np.ndarray:
+    """Balanced k-means, then balanced classification EM with per-colour covariances.
+
+    Euclidean rounds find the clusters; likelihood rounds then let each colour have its own
+    spread (dark colours in dim light scatter in a and b but not in L).
+    """
+    centres = seeds
+    labels = np.full(features.shape[0], -1)
+    for _ in range(20):
+        new_labels = _balanced_labels(_squared_distances(features, centres), per_cluster, fixed)
+        if np.array_equal(new_labels, labels):
+            break
+        labels = new_labels
+        centres = np.stack([features[labels == k].mean(axis=0) for k in range(6)])
+    for _ in range(10):
+        new_labels = _balanced_labels(-_log_likelihood(features, labels), per_cluster, fixed)
+        if np.array_equal(new_labels, labels):
+            break
+        labels = new_labels
+    return labels
+
+
+def _equalise_faces(lab: np.ndarray, labels: np.ndarray, size: int) -> np.ndarray:
+    """Undo per-face light differences (mixed lamps, shading) using the cube's own colours.
+
+    Each face is lit by its own light; with a first labelling, the gain per cone channel that
+    best maps the face's stickers onto their colours' cube-wide means is that face's light
+    relative to the average one (a von Kries model per face). Dividing it out makes every
+    face look as if lit alike.
+    """
+    per_face = size * size
+    cones = lab_to_xyz(lab) @ BRADFORD.T
+    means = np.stack([cones[labels == k].mean(axis=0) for k in range(6)])
+    reference = means[labels]
+    corrected = cones.copy()
+    for face in range(6):
+        rows = slice(face * per_face, (face + 1) * per_face)
+        seen, expected = cones[rows], reference[rows]
+        gain = (seen * expected).sum(axis=0) / np.maximum((expected**2).sum(axis=0), 1e-12)
+        corrected[rows] = seen / np.maximum(gain, 1e-3)
+    return xyz_to_lab(corrected @ BRADFORD_INV.T)
+
+
+def _objective(features: np.ndarray, labels: np.ndarray) -> float:
+    log_likelihood = _log_likelihood(features, labels)
+    return float(log_likelihood[np.arange(labels.size), labels].sum())
+
+
+def _cluster(features: np.ndarray, size: int) -> np.ndarray:
+    """Balanced clustering labels; for odd N cluster k is the colour of face k's centre.
+
+    Odd N starts k-means from the six fixed centre stickers (one per colour by construction).
+    Even N has no fixed stickers and starts from k-means++; so does a second start for
+    N >= 5, where one centre sticker per colour among 25+ is a weak seed. The more likely
+    balanced result wins.
+    """
+    per_face = size * size
+    starts = []
+    fixed = np.empty(0, np.intp)
+    if size % 2 == 1:
+        fixed = np.arange(6) * per_face + per_face // 2
+        kmeans = KMeans(n_clusters=6, init=features[fixed], n_init=1, max_iter=30)
+        starts.append(kmeans.fit(features).cluster_centers_)
+    if size % 2 == 0 or size >= 5:
+        spread = KMeans(n_clusters=6, n_init=3, random_state=0).fit(features).cluster_centers_
+        if fixed.size:
+            # Cluster k must be the one holding face k's centre sticker.
+            spread = spread[linear_sum_assignment(_squared_distances(features[fixed], spread))[1]]
+        starts.append(spread)
+    results = [_balanced_kmeans(features, seeds, per_face, fixed) for seeds in starts]
+    if len(results) == 1:
+        return results[0]
+    scores = [_objective(features, labels) for labels in results]
+    return results[int(np.argmax(scores))]
+
+
+def _classify_with_profile(
+    lab: np.ndarray, size: int, profile: Profile
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]]:
+    """Balanced maximum-likelihood labels under a profile's colour distributions.
+
+    Returns labels, log-likelihoods, Mahalanobis distances (columns = clusters) and names.
+    """
+    per_face = size * size
+    maha = profile_mahalanobis(lab, profile)
+    log_likelihood = _student_t(maha, np.linalg.det(profile.covariances)[None, :])
+    if size % 2 == 1:
+        fixed = np.arange(6) * per_face + per_face // 2
+        # Column k must be the colour of face k's centre sticker.
+        order = linear_sum_assignment(-log_likelihood[fixed])[1]
+    else:
+        fixed = np.empty(0, np.intp)
+        order = np.arange(6)
+    log_likelihood = log_likelihood[:, order]
+    labels = _balanced_labels(-log_likelihood, per_face, fixed)
+    names = tuple(profile.names[c] for c in order)
+    return labels, log_likelihood, np.sqrt(maha[:, order]), names
+
+
+def _hue_cost(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Naming cost between colours: hue difference (degrees) plus half the lightness gap.
+
+    Hue survives exposure changes and (after white balance) most of a light's cast, while
+    chroma does not: a clipped, cast-corrected yellow loses half its chroma but keeps its hue.
+    """
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]))
+    ref_hue = np.degrees(np.arctan2(reference[:, 2], reference[:, 1]))
+    diff = np.abs((hue[:, None] - ref_hue[None, :] + 180.0) % 360.0 - 180.0)
+    return diff + 0.5 * np.abs(lab[:, None, 0] - reference[None, :, 0])
+
+
+def _palette_fit(means: np.ndarray) -> tuple[np.ndarray, bool, int]:
+    """Match six cluster means to the palette, trying each cluster as the scene's white.
+
+    Returns the palette index of each cluster, whether the match is plausible for the
+    standard scheme (every colour within _STANDARD_MAX_HUE degrees of its palette hue and
+    clearly chromatic), and the index of the cluster taken as white.
+    """
+    best: tuple[float, np.ndarray, bool, int] | None = None
+    for white in range(6):
+        balanced = adapt_lab(means, means[white], target_l=PALETTE_LAB[0, 0])
+        cost = np.full((6, 6), 1e6)
+        others = np.arange(6) != white
+        cost[np.ix_(others, np.arange(1, 6))] = _hue_cost(balanced[others], PALETTE_LAB[1:])
+        # Prior on the white: the brightest, least coloured cluster (a strong cast is rarer).
+        cost[white, 0] = 0.5 * np.hypot(means[white, 1], means[white, 2]) + 0.5 * (
+            means[:, 0].max() - means[white, 0]
+        )
+        rows, cols = linear_sum_assignment(cost)
+        total = float(cost[rows, cols].sum())
+        if best is None or total < best[0]:
+            assignment = np.empty(6, dtype=np.intp)
+            assignment[rows] = cols
+            hue_gap = _hue_cost(balanced, PALETTE_LAB)[np.arange(6), assignment]
+            hue_gap -= 0.5 * np.abs(balanced[:, 0] - PALETTE_LAB[assignment, 0])
+            chroma = np.hypot(balanced[others, 1], balanced[others, 2])
+            plausible = bool(
+                hue_gap[others].max() <= _STANDARD_MAX_HUE and chroma.min() >= _MIN_CHROMA
+            )
+            best = (total, assignment, plausible, white)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _log_likelihood(features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Student-t log-likelihood of every sticker under every cluster (shrunk covariances)."""
+    one_hot = labels[:, None] == np.arange(6)[None, :]
+    counts = one_hot.sum(axis=0)
+    means = (one_hot.T @ features) / counts[:, None]
+    resid = features - means[labels]
+    pooled = max(float(np.mean(resid**2)), _MIN_SPREAD**2)
+    scatter = np.einsum("ik,ij,il->kjl", one_hot, resid, resid)
+    # Shrink each cluster's own covariance towards the pooled isotropic one.
+    prior_weight = 6.0
+    cov = (scatter + prior_weight * pooled * np.eye(3)) / (counts + prior_weight)[:, None, None]
+    diff = features[:, None, :] - means[None, :, :]
+    maha = np.einsum("ikj,kjl,ikl->ik", diff, np.linalg.inv(cov), diff)
+    return _student_t(maha, np.linalg.det(cov)[None, :])
+
+
+def _student_t(maha: np.ndarray, det: np.ndarray) -> np.ndarray:
+    """Log-density of a 3-D Student-t (up to a constant) from Mahalanobis distances.
+
+    Heavy tails: a sticker far from every colour (glare, a misplaced sample) is not
+    confidently given to whichever Gaussian tail happens to fall off more slowly.
+    """
+    return -0.5 * (_DOF + 3) * np.log1p(maha / _DOF) - 0.5 * np.log(det)
+
+
+def distance_margin(distances: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Confidence from the margin between the chosen colour and the nearest other one.
+
+    ``(d_other - d_chosen) / (d_other + d_chosen)``, clipped to 0..1: 1 on the chosen colour's
+    centre, 0 halfway between two colours (or when the balance constraint had to give the
+    sticker to a farther colour).
+
+    Parameters
+    ----------
+    distances
+        Array (n, k) of distances from each reading to each colour.
+    chosen
+        Integer array (n,) of the chosen column per row.
+
+    Returns
+    -------
+    numpy.ndarray
+        Confidence per row in 0..1.
+
+    Examples
+    --------
+    >>> distance_margin(np.array([[1.0, 3.0, 9.0], [2.0, 2.0, 5.0]]), np.array([0, 1])).tolist()
+    [0.5, 0.0]
+    """
+    rows = np.arange(distances.shape[0])
+    own = distances[rows, chosen]
+    others = distances.astype(np.float64, copy=True)
+    others[rows, chosen] = np.inf
+    nearest = others.min(axis=1)
+    return np.clip((nearest - own) / np.maximum(nearest + own, 1e-12), 0.0, 1.0)
+
+
+def _opposite_pairs_from_corners(labels: np.ndarray, size: int) -> dict[int, int] | None:
+    """Opposite colours are the pairs that never share a corner piece."""
+    together = np.zeros((6, 6), dtype=bool)
+    for corner in corner_facelets(size):
+        colors = labels[list(corner)]
+        for a in colors:
+            together[a, colors] = True
+    opposite: dict[int, int] = {}
+    for a in range(6):
+        candidates = [b for b in range(6) if b != a and not together[a, b]]
+        if len(candidates) != 1:
+            return None
+        opposite[a] = candidates[0]
+    return opposite
+
+
+def corner_facelets(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Facelet indices of the eight corner pieces of an NxN cube (URF, UFL, ... order).
+
+    Parameters
+    ----------
+    size
+        Cube size N >= 2.
+
+    Returns
+    -------
+    tuple of tuple of int
+        For each corner, its three facelet indices (0-based, facelet order), the U or D sticker
+        first, then clockwise.
+
+    Examples
+    --------
+    >>> corner_facelets(3)[0]
+    (8, 9, 20)
+    """
+    n = size
+    last = n - 1
+
+    def at(face: str, row: int, col: int) -> int:
+        return FACES.index(face) * n * n + row * n + col
+
+    return (
+        (at("U", last, last), at("R", 0, 0), at("F", 0, last)),
+        (at("U", last, 0), at("F", 0, 0), at("L", 0, last)),
+        (at("U", 0, 0), at("L", 0, 0), at("B", 0, last)),
+        (at("U", 0, last), at("B", 0, 0), at("R", 0, last)),
+        (at("D", 0, last), at("F", last, last), at("R", last, 0)),
+        (at("D", 0, 0), at("L", last, last), at("F", last, 0)),
+        (at("D", last, 0), at("B", last, last), at("L", last, 0)),
+        (at("D", last, last), at("R", last, last), at("B", last, 0)),
+    )
+
+
+def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard: bool) -> list[str]:
+    """Face letter of each cluster of an even cube (no fixed centres)."""
+    if standard:
+        return [STANDARD_FACE_OF_COLOR[name] for name in names]
+    # Orientation as scanned: the D-L-B corner piece fixes D, L and B; their opposites are
+    # U, R and F.
+    face_of = [""] * 6
+    d_index, b_index, l_index = corner_facelets(size)[6]
+    opposite = _opposite_pairs_from_corners(labels, size)
+    for face, index in (("D", d_index), ("L", l_index), ("B", b_index)):
+        face_of[labels[index]] = face
+    if opposite is not None and len({labels[i] for i in (d_index, b_index, l_index)}) == 3:
+        for face, partner in (("D", "U"), ("L", "R"), ("B", "F")):
+            face_of[opposite[face_of.index(face)]] = partner
+    if sorted(face_of) != sorted(FACES):
+        # Not a real cube (no consistent corners): name the remaining colours in order.
+        free = [f for f in FACES if f not in face_of]
+        face_of = [f if f in FACES and face_of.count(f) == 1 else "" for f in face_of]
+        free = [f for f in FACES if f not in face_of]
+        face_of = [f if f else free.pop(0) for f in face_of]
+    return face_of
+
+
+def classify(
+    samples: object, size: int | None = None, profile: Profile | None = None
+) -> Classification:
+    """Name the colour of every sticker of a whole cube.
+
+    Parameters
+    ----------
+    samples
+        Array-like (6*N*N, 3) of float CIELAB readings (L 0..100), in facelet order
+        (U, R, F, D, L, B, each row-major as in DESIGN.md's net), N = 2..7.
+    size
+        N, or None to infer it from the number of samples.
+    profile
+        Optional calibration profile; its colour means seed the clustering and its
+        covariances score the stickers.
+
+    Returns
+    -------
+    Classification
+        Facelet string, colour names with mean Lab, per-sticker confidence and the per-face
+        log-likelihoods.
+
+    Raises
+    ------
+    BadInputError
+        The samples are not 6*N*N finite CIELAB colours.
+
+    Examples
+    --------
+    >>> from scanner.colorsim import STICKER_SRGB
+    >>> from scanner.colorspace import rgb_to_lab
+    >>> lab = rgb_to_lab(STICKER_SRGB[[0, 2, 4, 1, 3, 5]].repeat(9, axis=0))
+    >>> result = classify(lab)
+    >>> result.facelets == "".join(face * 9 for face in "URFDLB")
+    True
+    >>> result.colors["F"].name
+    'green'
+    """
+    lab, size = check_lab_samples(samples, size)
+    per_face = size * size
+    fixed = np.arange(6) * per_face + per_face // 2 if size % 2 else np.empty(0, np.intp)
+    if profile is not None:
+        labels, log_likelihood, distances, names = _classify_with_profile(lab, size, profile)
+        means = np.stack([lab[labels == k].mean(axis=0) for k in range(6)])
+        standard = set(names) == set(PALETTE_NAMES)
+    else:
+        features = _features(lab)
+        labels = _cluster(features, size)
+        for _ in range(2):
+            features = _features(_equalise_faces(lab, labels, size))
+            seeds = np.stack([features[labels == k].mean(axis=0) for k in range(6)])
+            labels = _balanced_kmeans(features, seeds, per_face, fixed)
+        means = np.stack([lab[labels == k].mean(axis=0) for k in range(6)])
+        assignment, standard, _ = _palette_fit(means)
+        log_likelihood = _log_likelihood(features, labels)
+        centres = np.stack([features[labels == k].mean(axis=0) for k in range(6)])
+        distances = np.sqrt(_squared_distances(features, centres))
+        if standard:
+            names = tuple(PALETTE_NAMES[c] for c in assignment)
+        else:
+            names = tuple(f"colour {k + 1}" for k in range(6))
+    if size % 2 == 1:
+        face_of = list(FACES)
+    elif profile is not None:
+        face_of = list(profile.faces)
+    else:
+        face_of = _even_faces(labels, size, names, standard)
+    order = [face_of.index(face) for face in FACES]
+    facelets = "".join(face_of[k] for k in labels)
+    colors = {
+        face_of[k]: ColorInfo(names[k], tuple(float(v) for v in np.round(means[k], 2)))
+        for k in range(6)
+    }
+    confidence = distance_margin(distances, labels)
+    return Classification(
+        size=size,
+        facelets=facelets,
+        colors=MappingProxyType({face: colors[face] for face in FACES}),
+        confidence=confidence,
+        log_likelihood=log_likelihood[:, order],
+        standard=standard,
+    )
+
+
+def profile_mahalanobis(lab: np.ndarray, profile: Profile) -> np.ndarray:
+    """Squared Mahalanobis distance of each Lab reading to each colour of a profile.
+
+    Parameters
+    ----------
+    lab
+        Array (n, 3) of CIELAB readings.
+    profile
+        Calibration profile (six colour means and covariances).
+
+    Returns
+    -------
+    numpy.ndarray
+        Array (n, 6), columns in the profile's colour order.
+
+    Examples
+    --------
+    >>> from calibration.profile import Profile
+    >>> p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
+    >>> profile_mahalanobis(PALETTE_LAB[:1], p).argmin(axis=1).tolist()
+    [0]
+    """
+    lab = np.asarray(lab, dtype=np.float64)
+    diff = lab[:, None, :] - profile.means[None, :, :]
+    return np.einsum("ikj,kjl,ikl->ik", diff, np.linalg.inv(profile.covariances), diff)
+
+
+def _naming_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Distance used to name single stickers: ΔE with lightness at half weight."""
+    weight = _NAMING_WEIGHT
+    return np.sqrt(_squared_distances(lab * weight, reference * weight))
+
+
+def name_face_colors(lab_samples: object, profile: Profile | None = None) -> FaceColors:
+    """Name the colour of each sticker of one face.
+
+    Without a profile, the face is white-balanced by its own evidence: each sticker bright and
+    pale enough to be the white one is tried as the scene's white (and "no cast" too), the
+    face is Bradford-adapted to it, and the hypothesis whose stickers sit closest to the
+    default palette (plus a penalty for assuming a strong cast) wins. With a profile, each
+    sticker gets the profile colour of smallest Mahalanobis distance.
+
+    Parameters
+    ----------
+    lab_samples
+        Array-like (n, 3) of float CIELAB readings (one face, row-major), n >= 1.
+    profile
+        Optional calibration profile learned under the same camera and light.
+
+    Returns
+    -------
+    FaceColors
+        Colour name per sticker, confidence per sticker (distance margin), white point used.
+
+    Raises
+    ------
+    BadInputError
+        The samples are not finite CIELAB colours of shape (n, 3).
+
+    Examples
+    --------
+    >>> face = np.array([[85, 0, 0], [42, 58, 32], [60, 45, 60], [82, -6, 75]], dtype=float)
+    >>> name_face_colors(face).names
+    ('white', 'red', 'orange', 'yellow')
+    """
+    try:
+        lab = np.asarray(lab_samples, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise BadInputError("bad-format", f"colour samples are not numbers: {err}") from None
+    if lab.ndim != 2 or lab.shape[1] != 3 or lab.shape[0] == 0:
+        raise BadInputError("bad-format", f"face samples must have shape (n, 3), got {lab.shape}")
+    if not np.isfinite(lab).all():
+        raise BadInputError("bad-format", "face samples contain NaN or infinity")
+    if profile is not None:
+        distances = np.sqrt(profile_mahalanobis(lab, profile))
+        chosen = distances.argmin(axis=1)
+        return FaceColors(
+            names=tuple(profile.names[c] for c in chosen),
+            confidence=distance_margin(distances, chosen),
+            white_lab=profile.white,
+        )
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    candidates = [np.array([lab[:, 0].max(), 0.0, 0.0])]
+    pale = (chroma <= _MAX_WHITE_CHROMA) & (lab[:, 0] >= 0.5 * lab[:, 0].max())
+    candidates.extend(lab[pale])
+    for white in candidates:
+        balanced = adapt_lab(lab, white, target_l=PALETTE_LAB[0, 0])
+        distances = _naming_distance(balanced, PALETTE_LAB)
+        cast = float(np.hypot(white[1], white[2]))
+        cost = float(distances.min(axis=1).sum()) + _CAST_PENALTY * cast
+        if best is None or cost < best[0]:
+            best = (cost, distances, white)
+    assert best is not None
+    _, distances, white = best
+    chosen = distances.argmin(axis=1)
+    return FaceColors(
+        names=tuple(PALETTE_NAMES[c] for c in chosen),
+        confidence=distance_margin(distances, chosen),
+        white_lab=(float(white[0]), float(white[1]), float(white[2])),
+    )
