@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+from faults import codes, fixed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,23 +22,10 @@ from solver.cubie import (
 )
 from solver.geometry import OPPOSITE
 from solver.moves import apply_moves, layer_moves, outer_moves, solved_facelets
-from solver.validate import apply_fix, validate
+from solver.validate import validate
 
 SOLVED = solved_facelets(3)
 seeds = st.integers(0, 2**32 - 1)
-
-
-def codes(state: str) -> list[str]:
-    return [p.code for p in validate(state).problems]
-
-
-def fixed(state: str) -> str:
-    """Carry out every step of the report's combined fix."""
-    report = validate(state)
-    result = report.facelets
-    for step in report.fix:
-        result = apply_fix(result, step)
-    return result
 
 
 def with_twist(cube: CubieCube, slot: int, turns: int) -> CubieCube:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from faults import codes, fixed, swap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.counting import reachable_states
 from solver.cubie import CubieCube, cubie_to_facelets, random_reassembly
-from solver.fixes import apply_fix
 from solver.geometry import cube_geometry, face_normal, quarter_turn_matrix
 from solver.moves import apply_moves, layer_moves, solved_facelets
 from solver.slots import centre_orbits, slot_sets
@@ -18,30 +18,12 @@ from solver.validate import validate
 SIZES = range(2, 8)
 
 
-def codes(state: str) -> list[str]:
-    return [p.code for p in validate(state).problems]
-
-
-def fixed(state: str) -> str:
-    report = validate(state)
-    result = report.facelets
-    for step in report.fix:
-        result = apply_fix(result, step)
-    return result
-
-
 def scrambled(size: int, seed: int, length: int = 40) -> str:
     rng = np.random.default_rng(seed)
     moves = layer_moves(size)
     return apply_moves(
         solved_facelets(size), [moves[i] for i in rng.integers(len(moves), size=length)]
     )
-
-
-def swap(state: str, a: int, b: int) -> str:
-    letters = list(state)
-    letters[a], letters[b] = letters[b], letters[a]
-    return "".join(letters)
 
 
 def slot_set(size: int, kind: str):
