@@ -7,6 +7,7 @@ input, with a one-line reason on stderr and never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -18,8 +19,28 @@ EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 
 
+# Subcommands: name -> "module:function". Each module is imported only when its command
+# runs, so `cubescan validate` does not pay for the vision and search libraries.
+SUBCOMMANDS = {
+    "validate": "scanner.cli_validate:validate_command",
+    "solve": "scanner.cli_solve:solve",
+    "classify": "scanner.cli_classify:classify",
+    "calibrate": "scanner.cli_calibrate:calibrate",
+}
+
+
 class CubescanGroup(click.Group):
-    """A click group that turns every anticipated error into a one-line reason and exit 2."""
+    """A click group with lazily loaded subcommands that turns every anticipated error
+    into a one-line reason and exit 2."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(SUBCOMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in SUBCOMMANDS:
+            module_name, attribute = SUBCOMMANDS[name].split(":")
+            return getattr(importlib.import_module(module_name), attribute)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -36,18 +57,3 @@ class CubescanGroup(click.Group):
 @click.version_option(package_name="cubescan")
 def main() -> None:
     """Scan a twisty cube, tell whether it can be solved, explain why not, and solve it."""
-
-
-# Subcommands register here, one line each.
-from scanner.cli_validate import validate_command  # noqa: E402
-
-main.add_command(validate_command)
-from scanner.cli_solve import solve  # noqa: E402
-
-main.add_command(solve)
-from scanner.cli_classify import classify  # noqa: E402
-
-main.add_command(classify)
-from scanner.cli_calibrate import calibrate  # noqa: E402
-
-main.add_command(calibrate)
