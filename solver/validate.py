@@ -620,7 +620,9 @@ def validate(state: str | CubeState) -> ValidationReport:
             repaired = apply_fix(cube.facelets, step)
             after = _examine(repaired, cube.size, cube.symbols).solvability
             solvability = [_after_repair(p) for p in after]
-        problems = [_with_fix(p, step if fixes else _inspect_fix(p)) for p in problems]
+        else:
+            step = _inspect_fix(problems)
+        problems = [_with_fix(p, step) for p in problems]
     known = {p.code for p in problems}
     all_problems = tuple(problems + [p for p in solvability if p.code not in known])
     return ValidationReport(
@@ -663,11 +665,11 @@ def _after_repair(problem: Problem) -> Problem:
     )
 
 
-def _inspect_fix(problem: Problem) -> Fix:
+def _inspect_fix(problems: list[Problem]) -> Fix:
     return Fix(
         "inspect",
-        problem.facelets,
-        "more than one sticker is wrong here: compare these pieces with a solved cube "
+        tuple(sorted({i for p in problems for i in p.facelets})),
+        "more than one sticker is wrong: compare the marked pieces with a solved cube "
         "and re-stick or re-read them",
     )
 

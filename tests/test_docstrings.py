@@ -22,6 +22,8 @@ MODULES = [
     "solver",
     "scanner.render",
     "scanner.cli_validate",
+    "scanner.assemble",
+    "scanner.check",
 ]
 
 

@@ -1,0 +1,298 @@
+"""One cube from six face readings: colours, assembly, repair, verdict, solution.
+
+:func:`cube_report` is the part of ``cubescan check`` that follows colour sampling:
+
+1. name every sticker's colour over the whole cube at once (balanced k-means,
+   :func:`scanner.colors.classify`), the six photos' samples side by side;
+2. assemble the faces, in whatever order and rotation they were photographed
+   (:func:`scanner.assemble.assemble`);
+3. repair misreads that only unsure stickers explain (:func:`scanner.repair.repair`),
+   never a confidently read physical fault;
+4. validate, diagnose and, for a solvable 2x2 or 3x3, solve.
+
+Examples
+--------
+>>> import numpy as np
+>>> from scanner.colorsim import draw_light, render_stickers
+>>> from solver.moves import apply_moves, solved_facelets
+>>> rng = np.random.default_rng(0)
+>>> truth = apply_moves(solved_facelets(3), "R U R' F2")
+>>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
+>>> lab = render_stickers(colour_index, draw_light("cool", rng), rng)
+>>> report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False)
+>>> report.facelets == truth, report.valid
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.profile import Profile
+from scanner.assemble import Assembly, assemble
+from scanner.colors import Classification, ColorInfo, classify
+from scanner.repair import Repair, repair
+from solver.errors import BadInputError
+from solver.geometry import FACES
+from solver.moves import Move, format_moves
+from solver.state import CubeState
+from solver.validate import ValidationReport, validate
+
+_LETTER_OF_COLOUR = {
+    "white": "W",
+    "yellow": "Y",
+    "red": "R",
+    "orange": "O",
+    "green": "G",
+    "blue": "B",
+}
+
+
+@dataclass(frozen=True)
+class PhotoPlacement:
+    """Where one photo's face went in the cube.
+
+    Attributes
+    ----------
+    source
+        The photo's name (a file path, or "photo 1".. for frames).
+    face
+        Face letter in the standard orientation.
+    quarter_turns
+        Clockwise quarter turns that bring the photo to the DESIGN.md net orientation.
+    """
+
+    source: str
+    face: str
+    quarter_turns: int
+
+
+@dataclass(frozen=True, eq=False)
+class CubeReport:
+    """Everything ``cubescan check`` knows about one cube (see :meth:`to_dict`).
+
+    Attributes
+    ----------
+    size
+        N.
+    facelets
+        The cube in face letters, standard orientation, after any repair.
+    read_facelets
+        The same before repair: what the camera read.
+    colors
+        Face letter -> colour name and mean Lab.
+    validation
+        The verdict on ``facelets``.
+    confidence
+        Per sticker, in facelet order: the colour naming's margin (0 = a coin toss).
+    repairs
+        Stickers whose reading was changed to reach a valid cube.
+    repair_note
+        Why a repair was or was not made.
+    solution
+        Moves that solve the cube (None when not solvable or not attempted).
+    solution_note
+        Why there is no solution, when there is none.
+    photos
+        Where each photo went.
+    ambiguous
+        True when equally good assemblies give different cubes.
+    alternatives
+        Those cubes (facelet strings), the reported one first.
+    """
+
+    size: int
+    facelets: str
+    read_facelets: str
+    colors: Mapping[str, ColorInfo]
+    validation: ValidationReport
+    confidence: np.ndarray
+    repairs: tuple[Repair, ...]
+    repair_note: str
+    solution: tuple[Move, ...] | None
+    solution_note: str
+    photos: tuple[PhotoPlacement, ...]
+    ambiguous: bool
+    alternatives: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        """True when the cube can be solved."""
+        return self.validation.valid
+
+    def to_dict(self) -> dict:
+        """The JSON report of DESIGN.md."""
+        data = self.validation.to_dict()
+        data.update(
+            {
+                "size": self.size,
+                "facelets": self.facelets,
+                "read_facelets": self.read_facelets,
+                "colors": {
+                    face: {"name": info.name, "lab": [round(float(v), 2) for v in info.lab]}
+                    for face, info in self.colors.items()
+                },
+                "confidence": [round(float(c), 3) for c in self.confidence],
+                "repairs": [
+                    {
+                        "position": r.position,
+                        "old": r.old,
+                        "new": r.new,
+                        "old_color": self.colors[r.old].name,
+                        "new_color": self.colors[r.new].name,
+                        "confidence": round(float(r.confidence), 3),
+                        "why": r.why,
+                    }
+                    for r in self.repairs
+                ],
+                "repair_note": self.repair_note,
+                "solution": None if self.solution is None else format_moves(self.solution),
+                "solution_note": self.solution_note,
+                "photos": [
+                    {"source": p.source, "face": p.face, "quarter_turns": p.quarter_turns}
+                    for p in self.photos
+                ],
+                "ambiguous": self.ambiguous,
+                "alternatives": list(self.alternatives),
+            }
+        )
+        return data
+
+
+def _symbols(classification: Classification) -> dict[str, str]:
+    """One character per colour for assembly: W Y R O G B when standard, else 1-6."""
+    names = {face: info.name for face, info in classification.colors.items()}
+    if all(name in _LETTER_OF_COLOUR for name in names.values()):
+        return {face: _LETTER_OF_COLOUR[name] for face, name in names.items()}
+    return {face: str(number) for number, face in enumerate(sorted(names), start=1)}
+
+
+def _final_index(assembly: Assembly, size: int) -> np.ndarray:
+    """``index[k]`` = facelet index, in the assembled cube, of the k-th sampled sticker."""
+    per_face = size * size
+    grid = np.arange(per_face).reshape(size, size)
+    index = np.empty(6 * per_face, dtype=int)
+    for placement in assembly.placements:
+        # rot90 turns the photo's grid into the face's net grid; read back where each went.
+        turned = np.rot90(grid, -placement.quarter_turns).ravel()
+        start = FACES.index(placement.face) * per_face
+        index[placement.photo * per_face + turned] = start + np.arange(per_face)
+    return index
+
+
+def _reordered(
+    classification: Classification, assembly: Assembly, symbols: dict[str, str]
+) -> Classification:
+    """The classification in the assembled cube's facelet order and face letters."""
+    index = _final_index(assembly, classification.size)
+    # Classification letters -> assembled face letters, through the shared colour symbols.
+    letter_of = {read: FACES[assembly.symbols.index(symbol)] for read, symbol in symbols.items()}
+    order = np.empty_like(index)
+    order[index] = np.arange(index.size)
+    read_of = {face: read for read, face in letter_of.items()}
+    columns = [FACES.index(read_of[face]) for face in FACES]
+    return Classification(
+        classification.size,
+        assembly.facelets,
+        {letter_of[read]: info for read, info in classification.colors.items()},
+        classification.confidence[order],
+        classification.log_likelihood[order][:, columns],
+        classification.standard,
+    )
+
+
+def _solution(report: ValidationReport, state: CubeState) -> tuple[tuple[Move, ...] | None, str]:
+    if not report.valid:
+        return None, "the cube cannot be solved as it is: see the problems and fixes"
+    if state.size > 3:
+        return None, (
+            f"solving a {state.size}x{state.size} is not supported yet; the validation is complete"
+        )
+    from solver.solve import solve  # the search tables load only when a solution is wanted
+
+    return tuple(solve(state)), ""
+
+
+def cube_report(
+    face_samples: Sequence[np.ndarray],
+    sources: Sequence[str] | None = None,
+    orientation: str = "auto",
+    profile: Profile | None = None,
+    solve: bool = True,
+) -> CubeReport:
+    """From six faces' colour samples to the full report on the cube.
+
+    Parameters
+    ----------
+    face_samples
+        Six arrays (N*N, 3) of CIELAB samples, each row-major as its photo shows the face,
+        in any order (``orientation="auto"``) or in URFDLB order as in the net (``"net"``).
+    sources
+        A name per photo for the report (default "photo 1".."photo 6").
+    orientation
+        ``"auto"`` or ``"net"`` (see :func:`scanner.assemble.assemble`).
+    profile
+        A calibration profile for colour naming.
+    solve
+        Also solve a solvable 2x2 or 3x3.
+
+    Returns
+    -------
+    CubeReport
+
+    Raises
+    ------
+    BadInputError
+        Not six faces of one size, NaN samples, a face photographed twice, ...
+    """
+    if len(face_samples) != 6:
+        raise BadInputError("bad-format", f"a cube has six faces; got {len(face_samples)}")
+    sources = tuple(sources or (f"photo {i}" for i in range(1, 7)))
+    per_face = {np.asarray(s).shape[0] for s in face_samples}
+    if len(per_face) != 1:
+        raise BadInputError(
+            "bad-format",
+            "the photos show different grid sizes ("
+            + ", ".join(
+                f"{src}: {len(s)} stickers" for src, s in zip(sources, face_samples, strict=True)
+            )
+            + "); check the cube size (--size)",
+        )
+    lab = np.concatenate([np.asarray(s, dtype=float) for s in face_samples])
+    classification = classify(lab, profile=profile)
+    size = classification.size
+    symbols = _symbols(classification)
+    readings = [
+        "".join(
+            symbols[letter]
+            for letter in classification.facelets[p * size * size : (p + 1) * size * size]
+        )
+        for p in range(6)
+    ]
+    assembly = assemble(readings, orientation)
+    ordered = _reordered(classification, assembly, symbols)
+    outcome = repair(ordered)
+    state = CubeState(size, outcome.facelets, assembly.symbols)
+    report = validate(state)
+    solution, note = _solution(report, state) if solve else (None, "not asked for")
+    photos = tuple(
+        PhotoPlacement(sources[p.photo], p.face, p.quarter_turns) for p in assembly.placements
+    )
+    return CubeReport(
+        size,
+        outcome.facelets,
+        assembly.facelets,
+        ordered.colors,
+        report,
+        ordered.confidence,
+        outcome.repairs,
+        outcome.reason,
+        solution,
+        note,
+        photos,
+        assembly.ambiguous,
+        assembly.alternatives,
+    )
