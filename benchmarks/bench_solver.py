@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from solver import tables
+from solver.cache import CACHE_ENV
 from solver.cubie import random_state
 from solver.moves import apply_moves, parse_moves, solved_facelets
 from solver.solve import solve
@@ -51,7 +51,7 @@ def time_tables(repeats: int) -> tuple[float, float]:
     builds, loads = [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as folder:
-            env = dict(os.environ, **{tables.CACHE_ENV: folder})
+            env = dict(os.environ, **{CACHE_ENV: folder})
             for times in (builds, loads):
                 out = subprocess.run(
                     [sys.executable, "-c", script], env=env, capture_output=True, text=True
