@@ -122,8 +122,10 @@ def rotate_face(symbols: str, size: int, quarter_turns: int) -> str:
 
 
 @cache
-def _completions(size: int) -> tuple[tuple[tuple[int, itemgetter], ...], ...]:
-    """For each step of the placement order, the slots its face completes.
+def _completions(
+    size: int, order: str = _PLACEMENT_ORDER
+) -> tuple[tuple[tuple[int, itemgetter], ...], ...]:
+    """For each step of the placement ``order``, the slots its face completes.
 
     Returns, per step, pairs (index into ``slot_sets(size)``, a getter of the slot's
     stickers) for the slots whose stickers all lie on faces placed by then and that
@@ -132,8 +134,8 @@ def _completions(size: int) -> tuple[tuple[tuple[int, itemgetter], ...], ...]:
     per_face = size * size
     done: set[tuple[int, ...]] = set()
     steps = []
-    for step in range(6):
-        placed = set(_PLACEMENT_ORDER[: step + 1])
+    for step in range(len(order)):
+        placed = set(order[: step + 1])
         new = []
         for number, slot_set in enumerate(slot_sets(size)):
             for slot in slot_set.slots:
@@ -160,8 +162,8 @@ class _Search:
     """Working state of one search: the photos, what is placed, the best found so far."""
 
     size: int
+    order: str  # the faces to place, in placement order
     rotated: list[list[str]]  # rotated[photo][quarter_turns] = the photo's symbols
-    anchor: int
     anchor_turns: tuple[int, ...]
     completions: tuple
     tables: list
@@ -179,14 +181,14 @@ def _place(
     chosen: tuple[Placement, ...],
 ) -> None:
     """Place the face of ``step`` in each rotation and recurse while within the budget."""
-    if step == 6:
+    if step == len(search.order):
         symbols = "".join(letters)
         # Faces of one colour look the same in every rotation: keep one such placement.
         if symbols not in search.found:
             search.found[symbols] = _Candidate(broken, symbols, chosen)
         return
     per_face = search.size * search.size
-    face = _PLACEMENT_ORDER[step]
+    face = search.order[step]
     photo = photo_of[face]
     start = FACES.index(face) * per_face
     for turns in search.anchor_turns if step == 0 else range(4):
@@ -221,8 +223,8 @@ def _search(readings: Sequence[str], size: int) -> list[_Candidate]:
     others = [p for p in range(6) if p != anchor]
     search = _Search(
         size,
+        _PLACEMENT_ORDER,
         rotated,
-        anchor,
         anchor_turns,
         _completions(size),
         [slot_set.pieces for slot_set in slot_sets(size)],
@@ -235,11 +237,81 @@ def _search(readings: Sequence[str], size: int) -> list[_Candidate]:
         for order in permutations(others):
             photo_of = dict(zip(_PLACEMENT_ORDER, (anchor, *order), strict=True))
             scheme = str.maketrans({centres[photo_of[f]]: f for f in FACES}) if odd else standard
-            _place(search, photo_of, scheme, [""] * (6 * per_face), 0, 0, ())
+            _place(search, photo_of, scheme, ["?"] * (6 * per_face), 0, 0, ())
         if search.found or search.allowed >= total_slots:
             best = min(c.broken for c in search.found.values())
             return [c for c in search.found.values() if c.broken == best]
         search.allowed = min(total_slots, max(1, 2 * search.allowed))
+
+
+@dataclass(frozen=True)
+class PartialCheck:
+    """Whether some faces of a standard-coloured odd cube can belong to one real cube.
+
+    Attributes
+    ----------
+    broken
+        The fewest pieces that are not real pieces, over all rotations of the faces.
+    pieces
+        Those pieces' slot names in the best placement (empty when ``broken`` is 0).
+    """
+
+    broken: int
+    pieces: tuple[str, ...]
+
+
+def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
+    """Check the pieces that some captured faces already complete.
+
+    Parameters
+    ----------
+    faces
+        Face letter (from the centre colour in the standard scheme) -> the face's N*N
+        colour letters (W Y R O G B) as photographed, in any rotation.
+    size
+        N (odd: the centres name the faces).
+
+    Returns
+    -------
+    PartialCheck
+
+    Examples
+    --------
+    >>> check_partial({"U": "W" * 9, "F": "G" * 9}, 3).broken
+    0
+    >>> check_partial({"U": "W" * 9, "F": "GYGYGYGYG"}, 3)  # yellow beside white: impossible
+    PartialCheck(broken=1, pieces=('UF',))
+    """
+    order = "".join(face for face in _PLACEMENT_ORDER if face in faces)
+    photos = list(faces.values())
+    photo_of = {face: i for i, face in enumerate(faces)}
+    search = _Search(
+        size,
+        order,
+        [[rotate_face(r, size, k) for k in range(4)] for r in photos],
+        (0, 1, 2, 3),
+        _completions(size, order),
+        [slot_set.pieces for slot_set in slot_sets(size)],
+        0,
+        {},
+    )
+    total = sum(len(step) for step in search.completions)
+    scheme = str.maketrans(STANDARD_SCHEME)
+    while True:
+        _place(search, photo_of, scheme, ["?"] * (6 * size * size), 0, 0, ())
+        if search.found or search.allowed >= total:
+            break
+        search.allowed = min(total, max(1, 2 * search.allowed))
+    best = min(search.found.values(), key=lambda c: c.broken)
+    letters = best.letters.translate(scheme)
+    broken = [
+        slot_set.names[number]
+        for slot_set in slot_sets(size)
+        for number, slot in enumerate(slot_set.slots)
+        if "?" not in (reading := "".join(letters[i] for i in slot))
+        and reading not in slot_set.pieces
+    ]
+    return PartialCheck(best.broken, tuple(broken))
 
 
 def _held_standard(symbols_string: str, size: int) -> tuple[str, str]:
