@@ -24,6 +24,7 @@ MODULES = [
     "scanner.cli_validate",
     "scanner.assemble",
     "scanner.check",
+    "scanner.session",
 ]
 
 

@@ -1,0 +1,373 @@
+"""The live scanning session as a state machine: observations in, events out.
+
+No window, no camera: the webcam loop (or a test, or a video file) turns each frame into
+a :class:`FaceObservation` (the face in view, its colours) or None, and feeds it to
+:meth:`ScanSession.feed`. The session decides when a face is held still and read
+consistently for several frames, captures it, checks it at once against the faces
+already captured (a face shown twice with different colours, too many stickers of one
+colour, pieces that cannot exist), tells the user which face to show next, and when all
+six faces are in, assembles, validates, diagnoses and solves the cube.
+
+Faces may be shown in any order and any rotation. Events are plain data
+(:class:`SessionEvent`) for the window, the ``--headless`` JSON lines, and tests.
+
+Examples
+--------
+>>> session = ScanSession(stable_frames=2)
+>>> [e.kind for e in session.start()]
+['need-face']
+>>> view = FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0))
+>>> [e.kind for e in session.feed(view)], [e.kind for e in session.feed(view)]
+([], ['face-captured', 'need-face'])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scanner.assemble import check_partial, rotate_face
+from scanner.check import cube_report
+from solver.errors import BadInputError, CubescanError
+from solver.geometry import OPPOSITE
+from solver.state import STANDARD_SCHEME
+
+SESSION_VERSION = 1
+_COLOUR_WORDS = {"W": "white", "Y": "yellow", "R": "red", "O": "orange", "G": "green", "B": "blue"}
+
+
+@dataclass(frozen=True, eq=False)
+class FaceObservation:
+    """The face seen in one frame.
+
+    Attributes
+    ----------
+    size
+        N.
+    colors
+        N*N colour letters (W Y R O G B for the standard colours), row-major as seen.
+    lab
+        CIELAB samples, shape (N*N, 3), same order.
+    quad
+        The face's corners in the image, shape (4, 2), to tell a still cube from a moving
+        one; None when unknown.
+    """
+
+    size: int
+    colors: str
+    lab: np.ndarray
+    quad: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class SessionEvent:
+    """Something the user should see or hear.
+
+    Attributes
+    ----------
+    kind
+        ``"need-face"``, ``"face-captured"``, ``"conflict"``, ``"done"``, ``"undone"``,
+        ``"reset"``.
+    message
+        What happened and what to do, in words.
+    face
+        The face concerned (its centre colour letter on odd cubes), if any.
+    data
+        JSON-ready details (the conflict's code and pieces; the full report when done).
+    """
+
+    kind: str
+    message: str
+    face: str = ""
+    data: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """A JSON line's worth."""
+        return {"event": self.kind, "message": self.message, "face": self.face, **self.data}
+
+
+@dataclass(frozen=True, eq=False)
+class CapturedFace:
+    """A face the session has captured."""
+
+    key: str
+    colors: str
+    lab: np.ndarray
+
+
+def _colour_word(letter: str) -> str:
+    return _COLOUR_WORDS.get(letter, f"colour {letter}")
+
+
+def _same_face(a: str, b: str, size: int) -> bool:
+    return any(rotate_face(a, size, k) == b for k in range(4))
+
+
+@dataclass
+class ScanSession:
+    """A scan in progress. Feed it observations; read its events.
+
+    Parameters
+    ----------
+    stable_frames
+        Consecutive frames with the same reading and a still face needed to capture.
+    max_motion
+        Largest corner movement between frames, as a fraction of the face's size,
+        that still counts as held still.
+    """
+
+    stable_frames: int = 5
+    max_motion: float = 0.04
+    captured: dict[str, CapturedFace] = field(default_factory=dict)
+    report: object | None = None
+    _streak: list[FaceObservation] = field(default_factory=list)
+    _shown: str | None = None  # key of the captured face still in view (not captured again)
+
+    # ------------------------------------------------------------------ the loop
+
+    def start(self) -> list[SessionEvent]:
+        """The first instruction."""
+        return [self._need_face()]
+
+    @property
+    def progress(self) -> float:
+        """How far the face in view is towards being captured (0..1), for the UI."""
+        return min(1.0, len(self._streak) / self.stable_frames)
+
+    @property
+    def size(self) -> int | None:
+        """N, once a face has been captured."""
+        first = next(iter(self.captured.values()), None)
+        return None if first is None else round(len(first.colors) ** 0.5)
+
+    def feed(self, observation: FaceObservation | None) -> list[SessionEvent]:
+        """One frame's observation (None: no face in view). Returns the new events.
+
+        Examples
+        --------
+        >>> ScanSession().feed(None)
+        []
+        """
+        if self.report is not None:
+            return []
+        if observation is None or not self._steady(observation):
+            self._streak = [observation] if observation is not None else []
+            if observation is None or self._key(observation) != self._shown:
+                self._shown = None
+            return []
+        self._streak.append(observation)
+        key = self._key(observation)
+        if len(self._streak) < self.stable_frames or key == self._shown:
+            return []
+        return self._capture(observation, force=False)
+
+    def capture_now(self) -> list[SessionEvent]:
+        """Capture the face in view at once (the space key), replacing an earlier reading."""
+        if not self._streak:
+            return [SessionEvent("need-face", "no face in view to capture: show one first")]
+        self.captured.pop(self._key(self._streak[-1]), None)
+        return self._capture(self._streak[-1], force=True)
+
+    def undo(self) -> list[SessionEvent]:
+        """Forget the last captured face."""
+        if not self.captured:
+            return [SessionEvent("need-face", "nothing to undo yet")]
+        key = list(self.captured)[-1]
+        del self.captured[key]
+        self.report = None
+        self._shown = None
+        return [
+            SessionEvent("undone", f"forgot the {self._describe(key)} face", key),
+            self._need_face(),
+        ]
+
+    def reset(self) -> list[SessionEvent]:
+        """Start again from nothing."""
+        self.captured.clear()
+        self.report = None
+        self._streak, self._shown = [], None
+        return [SessionEvent("reset", "starting again"), self._need_face()]
+
+    # ------------------------------------------------------------- internals
+
+    def _key(self, observation: FaceObservation) -> str:
+        """Odd cubes: the centre colour names the face. Even cubes: the capture order."""
+        if observation.size % 2:
+            return observation.colors[len(observation.colors) // 2]
+        for key, face in self.captured.items():
+            if _same_face(face.colors, observation.colors, observation.size):
+                return key
+        return f"face {len(self.captured) + 1}"
+
+    def _describe(self, key: str) -> str:
+        return f"{_colour_word(key)}-centred" if len(key) == 1 else key
+
+    def _steady(self, observation: FaceObservation) -> bool:
+        if not self._streak:
+            return True
+        last = self._streak[-1]
+        if last.colors != observation.colors or last.size != observation.size:
+            return False
+        if last.quad is None or observation.quad is None:
+            return True
+        extent = np.ptp(last.quad, axis=0).max()
+        motion = np.abs(np.asarray(observation.quad) - np.asarray(last.quad)).max()
+        return bool(motion <= self.max_motion * max(extent, 1.0))
+
+    def _capture(self, observation: FaceObservation, force: bool) -> list[SessionEvent]:
+        key = self._key(observation)
+        self._shown = key
+        size = observation.size
+        if self.captured and self.size != size:
+            return [
+                SessionEvent(
+                    "conflict",
+                    f"this face reads as {size}x{size} but the cube is "
+                    f"{self.size}x{self.size}: hold the whole face in view",
+                    key,
+                    {"code": "size-mismatch"},
+                )
+            ]
+        earlier = self.captured.get(key)
+        if earlier is not None and not force:
+            if _same_face(earlier.colors, observation.colors, size):
+                return []
+            return [
+                SessionEvent(
+                    "conflict",
+                    f"the {self._describe(key)} face was captured before and now reads "
+                    "differently: press space to keep this reading, or u to undo",
+                    key,
+                    {"code": "same-face-twice"},
+                )
+            ]
+        self.captured[key] = CapturedFace(key, observation.colors, np.asarray(observation.lab))
+        events = [
+            SessionEvent(
+                "face-captured",
+                f"captured the {self._describe(key)} face ({len(self.captured)} of 6)",
+                key,
+                {"colors": observation.colors},
+            )
+        ]
+        events.extend(self._conflicts(key))
+        if len(self.captured) == 6:
+            events.extend(self._finish())
+        else:
+            events.append(self._need_face())
+        return events
+
+    def _conflicts(self, key: str) -> list[SessionEvent]:
+        """What the new face already proves wrong, with the faces captured so far."""
+        size = self.size or 3
+        counts = Counter("".join(face.colors for face in self.captured.values()))
+        events = [
+            SessionEvent(
+                "conflict",
+                f"there are now {n} {_colour_word(colour)} stickers (a cube has {size * size}): "
+                f"a sticker on the {self._describe(key)} face was misread or mis-stuck",
+                key,
+                {"code": "color-count", "color": colour},
+            )
+            for colour, n in counts.items()
+            if n > size * size
+        ]
+        standard = all(set(face.colors) <= set(STANDARD_SCHEME) for face in self.captured.values())
+        if size % 2 and standard and len(self.captured) >= 2:
+            faces = {STANDARD_SCHEME[k]: face.colors for k, face in self.captured.items()}
+            partial = check_partial(faces, size)
+            if partial.broken:
+                events.append(
+                    SessionEvent(
+                        "conflict",
+                        f"with the {self._describe(key)} face, these pieces cannot exist: "
+                        f"{', '.join(partial.pieces)} (a misread, or a mis-stuck sticker: "
+                        "look at them, or press u to undo and show the face again)",
+                        key,
+                        {"code": "impossible-piece", "pieces": list(partial.pieces)},
+                    )
+                )
+        return events
+
+    def _need_face(self) -> SessionEvent:
+        if not self.captured:
+            return SessionEvent(
+                "need-face", "show any face of the cube to the camera and hold it still"
+            )
+        last = list(self.captured)[-1]
+        missing = [c for c in "WYRGOB" if c not in self.captured]
+        if len(last) == 1 and last in STANDARD_SCHEME and missing:
+            face = STANDARD_SCHEME[last]
+            beside = [c for c in missing if STANDARD_SCHEME[c] not in (face, OPPOSITE[face])]
+            colour = (beside or missing)[0]
+            how = (
+                "it is beside the one you just showed: a quarter turn brings it round"
+                if beside
+                else "it is opposite the one you just showed: turn the cube half way round"
+            )
+            return SessionEvent(
+                "need-face",
+                f"show the {_colour_word(colour)}-centred face next ({how}); "
+                f"{6 - len(self.captured)} to go",
+                colour,
+                {"missing": missing},
+            )
+        return SessionEvent(
+            "need-face",
+            f"show another face, any way up ({6 - len(self.captured)} to go)",
+        )
+
+    def _finish(self) -> list[SessionEvent]:
+        faces = list(self.captured.values())
+        try:
+            report = cube_report([f.lab for f in faces], sources=[f.key for f in faces])
+        except CubescanError as err:
+            return [
+                SessionEvent(
+                    "conflict",
+                    f"the six faces do not make one cube: {err.message}",
+                    data={"code": err.code},
+                )
+            ]
+        self.report = report
+        verdict = "solvable" if report.valid else "not solvable: " + report.validation.summary
+        return [SessionEvent("done", f"all six faces read: {verdict}", data=report.to_dict())]
+
+    # ---------------------------------------------------------- save and resume
+
+    def to_json(self) -> dict:
+        """The captured faces as JSON, to resume later or finish with ``cubescan check``."""
+        return {
+            "version": SESSION_VERSION,
+            "faces": [
+                {"key": f.key, "colors": f.colors, "lab": np.round(f.lab, 3).tolist()}
+                for f in self.captured.values()
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: object, **options: float) -> ScanSession:
+        """A session with the faces of :meth:`to_json` already captured.
+
+        Raises
+        ------
+        BadInputError
+            When the data is not a saved session of this version.
+        """
+        if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+            raise BadInputError(
+                "bad-session",
+                f"not a saved cubescan session (version {SESSION_VERSION} expected)",
+            )
+        session = cls(**options)  # type: ignore[arg-type]
+        try:
+            for face in data["faces"]:
+                lab = np.asarray(face["lab"], dtype=float).reshape(-1, 3)
+                session.captured[str(face["key"])] = CapturedFace(
+                    str(face["key"]), str(face["colors"]), lab
+                )
+        except (KeyError, TypeError, ValueError) as err:
+            raise BadInputError("bad-session", f"the saved session is damaged: {err}") from err
+        return session

@@ -1,0 +1,144 @@
+"""The scanning session: captures steady faces, warns at once, finishes with the verdict."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.assemble import rotate_face
+from scanner.colorsim import draw_light, render_stickers
+from scanner.session import FaceObservation, ScanSession
+from solver.cubie import random_state
+from solver.errors import BadInputError
+from solver.moves import apply_moves, solved_facelets
+
+COLOUR_OF_FACE = [0, 2, 4, 1, 3, 5]
+TO_LETTERS = str.maketrans("URFDLB", "WRGYOB")
+
+
+def views(truth: str, rng: np.random.Generator) -> list[FaceObservation]:
+    """One observation per face, each turned by a random quarter, as a camera sees it."""
+    size = round((len(truth) // 6) ** 0.5)
+    per_face = size * size
+    index = np.array([COLOUR_OF_FACE["URFDLB".index(c)] for c in truth])
+    lab = render_stickers(index, draw_light("cool", rng), rng)
+    colours = truth.translate(TO_LETTERS)
+    result = []
+    for face in range(6):
+        turns = int(rng.integers(4))
+        grid = lab[face * per_face : (face + 1) * per_face].reshape(size, size, 3)
+        result.append(
+            FaceObservation(
+                size,
+                rotate_face(colours[face * per_face : (face + 1) * per_face], size, turns),
+                np.rot90(grid, -turns, axes=(0, 1)).reshape(per_face, 3),
+                np.array([[100, 100], [300, 100], [300, 300], [100, 300]], dtype=float),
+            )
+        )
+    return result
+
+
+def show(session: ScanSession, view: FaceObservation, frames: int) -> list:
+    events = []
+    for _ in range(frames):
+        events += session.feed(view)
+    events += session.feed(None)  # the cube is turned: no face in view for a moment
+    return events
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_six_faces_in_any_order_end_with_the_exact_cube(size):
+    rng = np.random.default_rng(size)
+    truth = random_state(rng, size=size)
+    session = ScanSession(stable_frames=4)
+    events = session.start()
+    for view in [views(truth, rng)[i] for i in rng.permutation(6)]:
+        events += show(session, view, 6)
+    kinds = [e.kind for e in events]
+    assert kinds.count("face-captured") == 6 and kinds[-1] == "done"
+    assert "conflict" not in kinds
+    report = events[-1].data
+    assert report["valid"] is True
+    if size == 3:
+        assert report["facelets"] == truth
+    assert report["solution"]
+
+
+def test_a_moving_or_flickering_face_is_not_captured():
+    rng = np.random.default_rng(1)
+    view = views(solved_facelets(3), rng)[0]
+    session = ScanSession(stable_frames=3)
+    for step in range(10):
+        moved = FaceObservation(3, view.colors, view.lab, view.quad + 40 * step)
+        assert session.feed(moved) == []
+    flicker = FaceObservation(3, view.colors[:-1] + "Y", view.lab, view.quad)
+    for step in range(10):
+        assert session.feed(view if step % 2 else flicker) == []
+    assert not session.captured
+
+
+def test_the_same_face_again_is_ignored_but_a_different_reading_is_a_conflict_at_once():
+    rng = np.random.default_rng(2)
+    truth = random_state(rng)
+    first = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    show(session, first[0], 3)
+    assert show(session, first[0], 3) == []  # shown again, same colours: nothing new
+    changed = FaceObservation(3, "Y" + first[0].colors[1:], first[0].lab, first[0].quad)
+    events = show(session, changed, 3)
+    assert [e.kind for e in events] == ["conflict"]
+    assert events[0].data["code"] == "same-face-twice"
+    assert len(session.captured) == 1
+    session.feed(changed)  # still in view: space keeps the new reading
+    forced = session.capture_now()
+    assert forced[0].kind == "face-captured"
+    assert session.captured[changed.colors[4]].colors == changed.colors
+
+
+def test_a_mis_stuck_sticker_is_flagged_when_its_piece_is_complete_not_at_the_end():
+    truth = apply_moves(solved_facelets(3), "R U")
+    # U's edge stickers all turned yellow: whichever way U is held, its edge with any
+    # side face has yellow beside that face's colour, or yellow beside white below.
+    broken = "UYUYUYUYU".translate(str.maketrans("Y", "D")) + truth[9:]
+    rng = np.random.default_rng(3)
+    session = ScanSession(stable_frames=2)
+    order = [0, 2, 1, 5, 4, 3]  # U, F, R, B, L, D
+    captured_before_conflict = None
+    for number, face in enumerate(order, start=1):
+        events = show(session, views(broken, rng)[face], 3)
+        if any(e.kind == "conflict" for e in events) and captured_before_conflict is None:
+            captured_before_conflict = number
+            conflict = next(e for e in events if e.kind == "conflict")
+    assert captured_before_conflict is not None and captured_before_conflict < 6
+    assert conflict.data["code"] in ("color-count", "impossible-piece")
+
+
+def test_undo_reset_and_guidance():
+    rng = np.random.default_rng(4)
+    faces = views(solved_facelets(3), rng)
+    session = ScanSession(stable_frames=2)
+    events = show(session, faces[2], 3)  # green
+    hint = events[-1]
+    assert hint.kind == "need-face" and hint.face in "WROY"  # a face beside green
+    assert [e.kind for e in session.undo()] == ["undone", "need-face"]
+    assert not session.captured
+    show(session, faces[0], 3)
+    assert [e.kind for e in session.reset()] == ["reset", "need-face"]
+    assert session.capture_now()[0].kind == "need-face"  # nothing in view
+
+
+def test_save_and_resume_keeps_the_captured_faces():
+    rng = np.random.default_rng(5)
+    truth = random_state(rng)
+    faces = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    for view in faces[:4]:
+        show(session, view, 3)
+    resumed = ScanSession.from_json(session.to_json(), stable_frames=2)
+    assert list(resumed.captured) == list(session.captured)
+    events = []
+    for view in faces[4:]:
+        events += show(resumed, view, 3)
+    assert events[-1].kind == "done" and events[-1].data["facelets"] == truth
+    with pytest.raises(BadInputError):
+        ScanSession.from_json({"version": 99})
