@@ -25,6 +25,7 @@ MODULES = [
     "scanner.assemble",
     "scanner.check",
     "scanner.session",
+    "scanner.sources",
 ]
 
 
