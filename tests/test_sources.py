@@ -35,7 +35,7 @@ def test_a_frame_folder_plays_in_name_order_and_skips_other_files(tmp_path):
 
 def test_a_broken_frame_is_a_clear_error(tmp_path):
     (tmp_path / "a.png").write_bytes(b"not a png")
-    with open_source(frames=tmp_path) as source, pytest.raises(BadInputError, match="a.png"):
+    with open_source(frames=tmp_path) as source, pytest.raises(BadInputError, match=r"a\.png"):
         list(source)
 
 
