@@ -26,6 +26,8 @@ MODULES = [
     "scanner.check",
     "scanner.session",
     "scanner.sources",
+    "scanner.batch",
+    "scanner.report_html",
 ]
 
 
