@@ -26,8 +26,10 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +37,7 @@ from calibration.profile import Profile
 from scanner.assemble import Assembly, assemble
 from scanner.colors import Classification, ColorInfo, classify
 from scanner.repair import Repair, repair
+from scanner.sources import IMAGE_SUFFIXES
 from solver.errors import BadInputError
 from solver.geometry import FACES
 from solver.moves import Move, format_moves
@@ -296,3 +299,51 @@ def cube_report(
         assembly.ambiguous,
         assembly.alternatives,
     )
+
+
+# ------------------------------------------------------------------ photos
+
+
+_FACE_IN_NAME = re.compile(r"(?:^|[^A-Za-z])([URFDLB])(?:[^A-Za-z]|$)")
+
+
+def face_letter_of(path: Path) -> str | None:
+    """The face letter a photo's file name gives, if any (``U.jpg``, ``cube_F.png``...).
+
+    Examples
+    --------
+    >>> face_letter_of(Path("rubiks-side-R.png")), face_letter_of(Path("photo3.jpg"))
+    ('R', None)
+    """
+    found = _FACE_IN_NAME.findall(path.stem)
+    return found[-1] if len(set(found)) == 1 else None
+
+
+def order_photos(paths: Sequence[Path]) -> tuple[list[Path], bool]:
+    """Six photo paths in URFDLB order when their names say the face, else as given.
+
+    A single folder is expanded to the images in it.
+
+    Returns
+    -------
+    (paths, named)
+        ``named`` is True when the file names gave the faces.
+
+    Raises
+    ------
+    BadInputError
+        Not six images, or names that give some faces twice.
+    """
+    if len(paths) == 1 and paths[0].is_dir():
+        paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if len(paths) != 6:
+        listed = ", ".join(p.name for p in paths) or "none"
+        raise BadInputError(
+            "missing-face",
+            f"a cube needs six face photos, found {len(paths)} ({listed}): give a folder with "
+            "six images or six image files",
+        )
+    letters = [face_letter_of(p) for p in paths]
+    if all(letters) and len(set(letters)) == 6:
+        return sorted(paths, key=lambda p: FACES.index(face_letter_of(p))), True
+    return list(paths), False

@@ -28,6 +28,7 @@ MODULES = [
     "scanner.sources",
     "scanner.batch",
     "scanner.report_html",
+    "scanner.draw",
 ]
 
 
