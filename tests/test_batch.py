@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -75,11 +76,12 @@ def test_a_killed_run_resumes_with_every_cube_exactly_once(tmp_path):
         f"run_batch(Path({str(root)!r}), Path({str(out)!r}), slow_row_from_folder, jobs=2,"
         " show_progress=False)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    # Its own process group, killed as a whole: the batch and its workers die together.
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, start_new_session=True)
     deadline = time.time() + 30
     while time.time() < deadline and len(read_rows(out / "report.jsonl")) < 3:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     finished = len(read_rows(out / "report.jsonl"))
     assert 3 <= finished < 14
