@@ -7,8 +7,9 @@ refined under the balance constraint that each of the six colours has exactly N*
 white-balanced by its own white cluster between rounds. Each sticker gets the log-likelihood
 of every colour and a confidence (posterior margin between its colour and the runner-up).
 
-One face (:func:`name_face_colors`): nearest colour of a reference palette after a white
-balance estimated from the face itself (or from a calibration profile).
+One face (:func:`name_face_colors`): hue-based naming of the face's stickers jointly, with a
+white point estimated from the face itself and a red/orange boundary placed in the face's own
+hue gap (or the colours of a calibration profile).
 """
 
 from __future__ import annotations
@@ -55,12 +56,30 @@ _STANDARD_MAX_HUE = 40.0
 _MIN_CHROMA = 12.0
 # Floor of the per-colour spread (ΔE): stops a tight cluster from claiming certainty.
 _MIN_SPREAD = 2.5
-# Single-face naming: a sticker paler than this (chroma) may be the white one; assuming a
-# cast costs this much per unit of the assumed white's chroma; channel weights of the
-# naming distance (L, a, b).
-_MAX_WHITE_CHROMA = 25.0
-_CAST_PENALTY = 1.0
-_NAMING_WEIGHT = np.array([0.5, 1.0, 1.0])
+# Single-face naming works on hue, chroma and lightness. Hue centre and width (degrees) of each
+# colour, in PALETTE_NAMES order (white's entries are unused): the hue range that sticker
+# plastics of common cube brands (official, bright, stickerless) take in a camera's sRGB,
+# rendered under 2700..7500 K with an imperfect auto white balance (scanner.colorsim). Orange
+# and red are narrow because they are only ~20 degrees apart; green and blue vary by brand.
+_HUE_CENTRE = np.array([0.0, 100.0, 28.0, 53.0, 145.0, 265.0])
+_HUE_WIDTH = np.array([1.0, 12.0, 9.0, 9.0, 20.0, 25.0])
+# Below this chroma a hue means little: a colour pays for missing chroma, white for having it
+# (scale _WHITE_CHROMA), and white is also expected to be light (below _WHITE_MIN_L it pays).
+_MIN_COLOUR_CHROMA = 18.0
+_WHITE_CHROMA = 10.0
+_WHITE_MIN_L = 55.0
+# A sticker at most this chromatic (and at least half as light as the face's lightest) may be
+# the white one and so define the scene's white point.
+_MAX_WHITE_CHROMA = 30.0
+# Prior on the light's cast (standard deviations of the white point's a and b): casts of real
+# lights lie along the blue-yellow (b) axis of the Planckian locus, hardly along a.
+_CAST_SD = np.array([8.0, 20.0])
+# Red vs orange: default hue boundary, moved into a gap of at least _RED_ORANGE_GAP degrees
+# between the face's own warm stickers when one lies within _RED_ORANGE_REACH of it (the
+# face's reds and oranges seen side by side under the same light).
+_RED_ORANGE_HUE = 40.0
+_RED_ORANGE_GAP = 3.0
+_RED_ORANGE_REACH = 8.0
 # Degrees of freedom of the Student-t sticker likelihood.
 _DOF = 4.0
 
@@ -242,17 +261,22 @@ def _balanced_kmeans(
     return labels
 
 
-def _equalise_faces(lab: np.ndarray, labels: np.ndarray, size: int) -> np.ndarray:
+def _equalise_faces(
+    lab: np.ndarray, labels: np.ndarray, size: int, reference: np.ndarray | None = None
+) -> np.ndarray:
     """Undo per-face light differences (mixed lamps, shading) using the cube's own colours.
 
     Each face is lit by its own light; with a first labelling, the gain per cone channel that
-    best maps the face's stickers onto their colours' cube-wide means is that face's light
-    relative to the average one (a von Kries model per face). Dividing it out makes every
-    face look as if lit alike.
+    best maps the face's stickers onto their colours' cube-wide means (or onto ``reference``,
+    Lab per cluster, e.g. a profile's colours) is that face's light relative to the reference
+    one (a von Kries model per face). Dividing it out makes every face look as if lit alike.
     """
     per_face = size * size
     cones = lab_to_xyz(lab) @ BRADFORD.T
-    means = np.stack([cones[labels == k].mean(axis=0) for k in range(6)])
+    if reference is None:
+        means = np.stack([cones[labels == k].mean(axis=0) for k in range(6)])
+    else:
+        means = lab_to_xyz(reference) @ BRADFORD.T
     reference = means[labels]
     corrected = cones.copy()
     for face in range(6):
@@ -304,17 +328,18 @@ def _classify_with_profile(
     Returns labels, log-likelihoods, Mahalanobis distances (columns = clusters) and names.
     """
     per_face = size * size
-    maha = profile_mahalanobis(lab, profile)
-    log_likelihood = _student_t(maha, np.linalg.det(profile.covariances)[None, :])
-    if size % 2 == 1:
-        fixed = np.arange(6) * per_face + per_face // 2
-        # Column k must be the colour of face k's centre sticker.
-        order = linear_sum_assignment(-log_likelihood[fixed])[1]
-    else:
-        fixed = np.empty(0, np.intp)
-        order = np.arange(6)
-    log_likelihood = log_likelihood[:, order]
-    labels = _balanced_labels(-log_likelihood, per_face, fixed)
+    fixed = np.arange(6) * per_face + per_face // 2 if size % 2 else np.empty(0, np.intp)
+    adapted = lab
+    for _ in range(3):
+        maha = profile_mahalanobis(adapted, profile)
+        log_likelihood = _student_t(maha, np.linalg.det(profile.covariances)[None, :])
+        # Column k must be the colour of face k's centre sticker (odd N).
+        order = linear_sum_assignment(-log_likelihood[fixed])[1] if fixed.size else np.arange(6)
+        log_likelihood = log_likelihood[:, order]
+        labels = _balanced_labels(-log_likelihood, per_face, fixed)
+        # The profile is a prior, not a cage: each face may be lit differently from the
+        # scan the profile was learned from (a lamp on one side, a window on the other).
+        adapted = _equalise_faces(lab, labels, size, profile.means[order])
     names = tuple(profile.names[c] for c in order)
     return labels, log_likelihood, np.sqrt(maha[:, order]), names
 
@@ -608,19 +633,69 @@ def profile_mahalanobis(lab: np.ndarray, profile: Profile) -> np.ndarray:
     return np.einsum("ikj,kjl,ikl->ik", diff, np.linalg.inv(profile.covariances), diff)
 
 
-def _naming_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Distance used to name single stickers: ΔE with lightness at half weight."""
-    weight = _NAMING_WEIGHT
-    return np.sqrt(_squared_distances(lab * weight, reference * weight))
+def _lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lightness, chroma and hue angle (degrees, 0..360) of Lab colours."""
+    return (
+        lab[:, 0],
+        np.hypot(lab[:, 1], lab[:, 2]),
+        np.degrees(np.arctan2(lab[:, 2], lab[:, 1])) % 360.0,
+    )
+
+
+def _naming_costs(lab: np.ndarray) -> np.ndarray:
+    """Cost (squared standard scores) of naming each sticker each colour, PALETTE_NAMES order.
+
+    A colour costs its squared hue distance in units of its hue width, plus a penalty when the
+    sticker is too pale for its hue to mean anything; white costs its chroma and darkness.
+    Lightness and chroma otherwise do not count: shading, glare and exposure move them far
+    more than they move hue.
+    """
+    lightness, chroma, hue = _lch(lab)
+    hue_gap = np.abs((hue[:, None] - _HUE_CENTRE[None, :] + 180.0) % 360.0 - 180.0)
+    pale = np.maximum(0.0, _MIN_COLOUR_CHROMA - chroma) / (_MIN_COLOUR_CHROMA / 3.0)
+    cost = (hue_gap / _HUE_WIDTH[None, :]) ** 2 + pale[:, None] ** 2
+    cost[:, 0] = (chroma / _WHITE_CHROMA) ** 2 + (
+        np.maximum(0.0, _WHITE_MIN_L - lightness) / 10.0
+    ) ** 2
+    return cost
+
+
+def _split_red_orange(lab: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Re-decide red vs orange for a face's warm stickers from their own hue gap.
+
+    Reds and oranges of one cube under one light differ in hue by a few degrees only, and
+    which few degrees depends on the cube and camera; but side by side they form two groups.
+    The boundary is the default hue unless the face's warm stickers have a clear gap near
+    it, in which case the boundary moves into that gap.
+    """
+    red, orange = PALETTE_NAMES.index("red"), PALETTE_NAMES.index("orange")
+    warm = np.flatnonzero((chosen == red) | (chosen == orange))
+    if warm.size == 0:
+        return chosen
+    hue = _lch(lab[warm])[2]
+    hue = np.where(hue > 300.0, hue - 360.0, hue)  # a purplish red sits just below 0
+    boundary = _RED_ORANGE_HUE
+    ordered = np.sort(hue)
+    gaps = np.diff(ordered)
+    middles = 0.5 * (ordered[1:] + ordered[:-1])
+    usable = (gaps >= _RED_ORANGE_GAP) & (np.abs(middles - _RED_ORANGE_HUE) <= _RED_ORANGE_REACH)
+    if usable.any():
+        boundary = middles[np.argmax(np.where(usable, gaps, -1.0))]
+    chosen = chosen.copy()
+    chosen[warm] = np.where(hue < boundary, red, orange)
+    return chosen
 
 
 def name_face_colors(lab_samples: object, profile: Profile | None = None) -> FaceColors:
     """Name the colour of each sticker of one face.
 
-    Without a profile, the face is white-balanced by its own evidence: each sticker bright and
-    pale enough to be the white one is tried as the scene's white (and "no cast" too), the
-    face is Bradford-adapted to it, and the hypothesis whose stickers sit closest to the
-    default palette (plus a penalty for assuming a strong cast) wins. With a profile, each
+    Without a profile, the face is named jointly. Its white point is chosen among "no cast"
+    and each sticker bright and pale enough to be the white one (Bradford adaptation to it),
+    by the total naming cost of the face's stickers plus a prior on the cast (casts lie along
+    the blue-yellow axis). Each sticker's cost per colour is its hue distance from the
+    colour's hue range (chroma and lightness count only for white and for very pale
+    stickers, since shading and glare move them). Red and orange are then separated at the
+    face's own hue gap when there is one near the default boundary. With a profile, each
     sticker gets the profile colour of smallest Mahalanobis distance.
 
     Parameters
@@ -662,23 +737,27 @@ def name_face_colors(lab_samples: object, profile: Profile | None = None) -> Fac
             confidence=distance_margin(distances, chosen),
             white_lab=profile.white,
         )
-    best: tuple[float, np.ndarray, np.ndarray] | None = None
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
-    candidates = [np.array([lab[:, 0].max(), 0.0, 0.0])]
-    pale = (chroma <= _MAX_WHITE_CHROMA) & (lab[:, 0] >= 0.5 * lab[:, 0].max())
-    candidates.extend(lab[pale])
+    lightness, chroma, _ = _lch(lab)
+    # White-point hypotheses: no cast (the camera balanced the light), or any sticker pale
+    # and light enough to be the white one; each pays the prior on its cast.
+    pale = (chroma <= _MAX_WHITE_CHROMA) & (lightness >= 0.5 * lightness.max())
+    candidates = [None, *lab[pale]]
+    best: tuple[float, np.ndarray, np.ndarray, np.ndarray] | None = None
     for white in candidates:
-        balanced = adapt_lab(lab, white, target_l=PALETTE_LAB[0, 0])
-        distances = _naming_distance(balanced, PALETTE_LAB)
-        cast = float(np.hypot(white[1], white[2]))
-        cost = float(distances.min(axis=1).sum()) + _CAST_PENALTY * cast
-        if best is None or cost < best[0]:
-            best = (cost, distances, white)
+        if white is None:
+            balanced, prior, white = lab, 0.0, np.array([lightness.max(), 0.0, 0.0])
+        else:
+            balanced = adapt_lab(lab, white)
+            prior = float(np.sum((white[1:] / _CAST_SD) ** 2))
+        cost = _naming_costs(balanced)
+        total = float(cost.min(axis=1).sum()) + prior
+        if best is None or total < best[0]:
+            best = (total, cost, balanced, white)
     assert best is not None
-    _, distances, white = best
-    chosen = distances.argmin(axis=1)
+    _, cost, balanced, white = best
+    chosen = _split_red_orange(balanced, cost.argmin(axis=1))
     return FaceColors(
         names=tuple(PALETTE_NAMES[c] for c in chosen),
-        confidence=distance_margin(distances, chosen),
+        confidence=distance_margin(np.sqrt(cost), chosen),
         white_lab=(float(white[0]), float(white[1]), float(white[2])),
     )

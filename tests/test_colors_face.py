@@ -1,0 +1,36 @@
+"""Single-face naming (scanner.colors.name_face_colors) without a profile, on built cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.colors import name_face_colors
+from scanner.colorspace import D65_XYZ, adaptation_matrix, cct_to_xyz, lab_to_xyz, xyz_to_lab
+
+
+def test_pale_sky_blue_beside_white_is_blue():
+    # A stickerless cube's light blue, washed out by light, next to the face's real white.
+    face = np.array([[72.5, -8.0, -15.1], [54.5, -12.3, -31.6], [85, 0, 1], [42, 56, 28]])
+    assert name_face_colors(face).names == ("blue", "blue", "white", "red")
+
+
+def test_red_orange_split_at_the_face_own_gap():
+    # A reddish orange (hue 43) that the default boundary alone would still call orange, and
+    # an orange-ish red (hue 37): side by side, the face's own gap decides.
+    red = np.array([40.0, 55.0, 41.0])  # hue ~37
+    orange = np.array([48.0, 50.0, 47.0])  # hue ~43
+    names = name_face_colors(np.array([red, orange, red, orange])).names
+    assert names == ("red", "orange", "red", "orange")
+
+
+@pytest.mark.parametrize("kelvin", [4000, 4500, 5000])
+def test_warm_cast_corrected_by_the_face_white(kelvin):
+    # A lamp warmer than the camera's balance (Bradford cast from D65 to the lamp).
+    neutral = np.array(
+        [[85, 0, 0], [82, -6, 75], [36, 12, -50], [42, 56, 28], [58, 40, 52], [54, -50, 32]], float
+    )
+    cast = xyz_to_lab(lab_to_xyz(neutral) @ adaptation_matrix(D65_XYZ, cct_to_xyz(kelvin)).T)
+    result = name_face_colors(cast)
+    assert result.names == ("white", "yellow", "blue", "red", "orange", "green")
+    assert result.white_lab[2] > 10  # the face's own white was taken as the light's colour
