@@ -21,8 +21,8 @@ Among the complete placements with the fewest broken pieces, the one whose cube
 validates with the fewest problems wins; equally good placements that give different
 cubes are reported as an ambiguity, never hidden. The winner is finally turned in the
 hand to the standard orientation: white on U and green on F when the cube has those
-colours (even N: the white-yellow-... corner order of the standard scheme, with the
-yellow-blue-orange corner at DBL).
+colours, otherwise as it was scanned (the first photo's face on U, the third's on F, as
+in URFDLB order); even N: the yellow-blue-orange corner at DBL.
 
 Examples
 --------
@@ -314,26 +314,32 @@ def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
     return PartialCheck(best.broken, tuple(broken))
 
 
-def _held_standard(symbols_string: str, size: int) -> tuple[str, str]:
+def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple[str, str]:
     """The same cube turned in the hand to the standard orientation, and the rotation used.
 
-    Odd N: white on U and green on F, else white on U, else as found. Even N: the
-    yellow-blue-orange corner home at DBL, else as found.
+    Odd N: the ``up`` colour on U and ``front`` on F (white and green for standard
+    colours, else the first and third photos' centres: the cube as scanned), else
+    ``up`` on U, else as found. Even N: the yellow-blue-orange corner home at DBL.
     """
     per_face = size * size
     centre = per_face // 2
-    best = (symbols_string, "")
+    held = []
     for rotation, getter in _rotation_getters(size):
         turned = "".join(getter(symbols_string))
-        if size % 2:
-            u, f = turned[centre], turned[2 * per_face + centre]
-            if u == "W" and f == "G":
+        if size % 2 == 0:
+            if _dbl_home(turned, size):
                 return turned, rotation
-            if u == "W" and best[0][centre] != "W":
-                best = (turned, rotation)
-        elif _dbl_home(turned, size):
+            continue
+        u, f = turned[centre], turned[2 * per_face + centre]
+        if u == up and f == front:
             return turned, rotation
-    return best
+        # Otherwise a fixed choice (``up`` on U, the first front colour in sort order),
+        # so that one cube found by different placements is held the same way.
+        held.append((u != up, f, turned, rotation))
+    if not held:
+        return symbols_string, ""
+    _, _, turned, rotation = min(held)
+    return turned, rotation
 
 
 @cache
@@ -450,21 +456,26 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
         )
     size = _check_readings(readings)
     candidates = _search(readings, size)
+    centres = [r[size * size // 2] for r in readings]
+    up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
     scored = []
     for candidate in candidates:
-        held, rotation = _held_standard(candidate.letters, size)
+        held, rotation = _held_standard(candidate.letters, size, up, front)
         state = _to_state(held, size)
         report = validate(state)
         structural = sum(p.code not in _LAWS for p in report.problems)
         # A cube in the standard colours most likely has the standard scheme (a solved
         # cube's photos cannot tell schemes apart); then prefer the photos as taken.
-        score = (structural, len(report.problems), _scheme_penalty(state.symbols))
+        score = (structural, _scheme_penalty(state.symbols), len(report.problems))
         turned = sum(p.quarter_turns != 0 for p in candidate.placements)
         scored.append((score, turned, candidate, rotation, state, report))
-    best_score = min(item[0] for item in scored)
-    winners = sorted((item for item in scored if item[0] == best_score), key=lambda i: i[1])
-    _, _, candidate, rotation, state, report = winners[0]
-    distinct = tuple(dict.fromkeys(item[4].facelets for item in winners))
+    # The most plausible reading wins, but every other reading whose pieces are just as
+    # real is an ambiguity to report: a photo turned by half a turn can make a cube
+    # with two swapped pieces look solvable, and that must not be hidden.
+    ranked = sorted(scored, key=lambda item: (item[0], item[1]))
+    _, _, candidate, rotation, state, report = ranked[0]
+    plausible = [item for item in ranked if item[0][:2] == ranked[0][0][:2]]
+    distinct = tuple(dict.fromkeys(item[4].facelets for item in plausible))
     return Assembly(
         size,
         state.facelets,
