@@ -27,16 +27,23 @@ Examples
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from calibration.profile import Profile
 from scanner.assemble import Assembly, assemble
 from scanner.colors import Classification, ColorInfo, classify
+from scanner.draw import annotate_face, draw_net, fills_from_names
+from scanner.grid import detect_grid
+from scanner.imageio import read_image
 from scanner.repair import Repair, repair
+from scanner.report_html import thumbnail_data_uri
+from scanner.sampling import sample_colors
 from scanner.sources import IMAGE_SUFFIXES
 from solver.errors import BadInputError
 from solver.geometry import FACES
@@ -319,15 +326,10 @@ def face_letter_of(path: Path) -> str | None:
     return found[-1] if len(set(found)) == 1 else None
 
 
-def order_photos(paths: Sequence[Path]) -> tuple[list[Path], bool]:
+def order_photos(paths: Sequence[Path]) -> list[Path]:
     """Six photo paths in URFDLB order when their names say the face, else as given.
 
     A single folder is expanded to the images in it.
-
-    Returns
-    -------
-    (paths, named)
-        ``named`` is True when the file names gave the faces.
 
     Raises
     ------
@@ -345,5 +347,125 @@ def order_photos(paths: Sequence[Path]) -> tuple[list[Path], bool]:
         )
     letters = [face_letter_of(p) for p in paths]
     if all(letters) and len(set(letters)) == 6:
-        return sorted(paths, key=lambda p: FACES.index(face_letter_of(p))), True
-    return list(paths), False
+        return sorted(paths, key=lambda p: FACES.index(face_letter_of(p)))
+    return list(paths)
+
+
+@dataclass(frozen=True, eq=False)
+class FacePhoto:
+    """One photo read: the image, where the face's cells are, and their colour samples."""
+
+    source: str
+    image: np.ndarray
+    cells: np.ndarray
+    lab: np.ndarray
+    confidence: np.ndarray
+
+
+def read_face_photo(image: np.ndarray, source: str, size: int | None = None) -> FacePhoto:
+    """Find the face's grid in a photo and sample each sticker's colour.
+
+    Raises
+    ------
+    BadInputError
+        When no cube face is found in the photo.
+    """
+    detection = detect_grid(image, size)
+    if detection is None:
+        raise BadInputError(
+            "no-face",
+            f"{source}: no cube face found; the face should fill a good part of the photo, "
+            "in focus, with all its stickers visible",
+        )
+    samples = sample_colors(image, detection)
+    return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence)
+
+
+def _majority_size(photos: Sequence[FacePhoto]) -> int:
+    sizes = Counter(round(len(p.lab) ** 0.5) for p in photos)
+    return sizes.most_common(1)[0][0]
+
+
+def check_images(
+    paths: Sequence[str | Path],
+    size: int | None = None,
+    orientation: str = "auto",
+    profile: Profile | None = None,
+    solve: bool = True,
+) -> tuple[CubeReport, list[FacePhoto]]:
+    """``cubescan check`` as a function: six face photos to the full report.
+
+    Parameters
+    ----------
+    paths
+        A folder holding six photos, or six image files; named by face letter (``U.jpg``,
+        ``cube_F.png``...) or given in URFDLB order; any rotation.
+    size
+        N, when known (detected otherwise).
+    orientation
+        ``"auto"`` (any order and rotation) or ``"net"`` (URFDLB, as in the net).
+    profile
+        Colour profile.
+    solve
+        Also solve a solvable 2x2 or 3x3.
+
+    Returns
+    -------
+    (CubeReport, list of FacePhoto)
+        The report and, for drawing, the photos as read (in URFDLB order when named).
+    """
+    ordered = order_photos([Path(p) for p in paths])
+    photos = [read_face_photo(read_image(path), str(path), size) for path in ordered]
+    common = size or _majority_size(photos)
+    photos = [
+        p if len(p.lab) == common * common else read_face_photo(p.image, p.source, common)
+        for p in photos
+    ]
+    report = cube_report(
+        [p.lab for p in photos], [p.source for p in photos], orientation, profile, solve
+    )
+    return report, photos
+
+
+def check_folder(folder: Path, out: Path) -> dict:
+    """One cube of a batch: its report row, with photo thumbnails for the HTML page.
+
+    Annotated photos and the net go to ``out/annotated/<cube>/``.
+    """
+    report, photos = check_images([folder])
+    target = out / "annotated" / folder.name
+    thumbnails = [thumbnail_data_uri(image) for image in write_annotations(report, photos, target)]
+    return {**report.to_dict(), "thumbnails": thumbnails}
+
+
+def write_annotations(
+    report: CubeReport, photos: Sequence[FacePhoto], folder: Path
+) -> list[np.ndarray]:
+    """Write each photo with its grid and colour names, and the cube's net, into ``folder``.
+
+    Returns the annotated photos (for thumbnails).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    per_face = report.size * report.size
+    names = {face: info.name for face, info in report.colors.items()}
+    fills = fills_from_names(names)
+    index_of = {p.source: i for i, p in enumerate(report.photos)}
+    annotated = []
+    for photo in photos:
+        placement = report.photos[index_of[photo.source]]
+        start = FACES.index(placement.face) * per_face
+        grid = np.arange(per_face).reshape(report.size, report.size)
+        # Photo cell k shows the face sticker that the photo's quarter turns bring it to.
+        where = np.empty(per_face, dtype=int)
+        where[np.rot90(grid, -placement.quarter_turns).ravel()] = np.arange(per_face)
+        letters = [report.read_facelets[start + where[k]] for k in range(per_face)]
+        image = annotate_face(
+            photo.image, photo.cells, [names[x] for x in letters], [fills[x] for x in letters]
+        )
+        cv2.imwrite(str(folder / f"{Path(photo.source).stem}-annotated.jpg"), image)
+        annotated.append(image)
+    marked = frozenset(i for p in report.validation.problems for i in p.facelets)
+    cv2.imwrite(
+        str(folder / "net.png"), draw_net(report.facelets, report.size, fills, marked=marked)
+    )
+    return annotated

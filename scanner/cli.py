@@ -26,6 +26,9 @@ SUBCOMMANDS = {
     "solve": "scanner.cli_solve:solve",
     "classify": "scanner.cli_classify:classify",
     "calibrate": "scanner.cli_calibrate:calibrate",
+    "read": "scanner.cli_read:read",
+    "check": "scanner.cli_check:check",
+    "batch": "scanner.cli_batch:batch",
 }
 
 
