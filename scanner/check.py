@@ -448,7 +448,7 @@ def write_annotations(
     folder.mkdir(parents=True, exist_ok=True)
     per_face = report.size * report.size
     names = {face: info.name for face, info in report.colors.items()}
-    fills = fills_from_names(names)
+    fills = fills_from_names(names, {face: info.lab for face, info in report.colors.items()})
     index_of = {p.source: i for i, p in enumerate(report.photos)}
     annotated = []
     for photo in photos:

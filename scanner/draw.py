@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
+from scanner.colorspace import lab_to_bgr
 from solver.geometry import FACES
 
 # BGR display colours by colour name and, failing that, by face letter (standard scheme).
@@ -144,16 +145,24 @@ def draw_net(
     return image
 
 
-def fills_from_names(colors: Mapping[str, str]) -> dict[str, tuple[int, int, int]]:
-    """Face letter -> display colour, from each face's colour name (standard names known).
+def fills_from_names(
+    colors: Mapping[str, str], labs: Mapping[str, Sequence[float]] | None = None
+) -> dict[str, tuple[int, int, int]]:
+    """Face letter -> display colour: the standard colour for a standard name, otherwise
+    the colour as the camera saw it (its mean Lab), else the face's standard colour.
 
     Examples
     --------
     >>> fills_from_names({"U": "yellow"})["U"]
     (0, 213, 255)
+    >>> fills_from_names({"U": "colour 1"}, {"U": (53.2, 80.1, 67.2)})["U"]
+    (0, 0, 255)
     """
     fills = dict(FACE_BGR)
     for face, name in colors.items():
         if name in NAME_BGR:
             fills[face] = NAME_BGR[name]
+        elif labs is not None and face in labs:
+            bgr = np.clip(np.round(lab_to_bgr(np.asarray(labs[face], dtype=float))), 0, 255)
+            fills[face] = tuple(int(v) for v in bgr)
     return fills

@@ -22,36 +22,24 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from scanner.draw import fills_from_names
 from solver.geometry import FACES
 
 # Display colours for face letters when a cube's own colour readings are not known.
-_FACE_FILL = {
-    "U": "#f5f5f5",
-    "R": "#c41e3a",
-    "F": "#009e60",
-    "D": "#ffd500",
-    "L": "#ff5800",
-    "B": "#0051ba",
-}
-_NAME_FILL = {
-    "white": "#f5f5f5",
-    "red": "#c41e3a",
-    "green": "#009e60",
-    "yellow": "#ffd500",
-    "orange": "#ff5800",
-    "blue": "#0051ba",
-}
 _NET_ORIGIN = {"U": (1, 0), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), "D": (1, 2)}
 
 
 def _fills(row: dict) -> dict[str, str]:
+    """CSS colour per face: standard names by name, other colours as the camera saw them."""
     colors = row.get("colors") or {}
-    fills = dict(_FACE_FILL)
-    for face, info in colors.items():
-        name = info.get("name", "") if isinstance(info, dict) else ""
-        if name in _NAME_FILL:
-            fills[face] = _NAME_FILL[name]
-    return fills
+    names = {face: info.get("name", "") for face, info in colors.items() if isinstance(info, dict)}
+    labs = {
+        face: info["lab"]
+        for face, info in colors.items()
+        if isinstance(info, dict) and "lab" in info
+    }
+    fills = fills_from_names(names, labs)
+    return {face: "#{2:02x}{1:02x}{0:02x}".format(*bgr) for face, bgr in fills.items()}
 
 
 def net_svg(facelets: str, size: int, fills: dict[str, str], marked: set[int] = frozenset()) -> str:
@@ -74,7 +62,7 @@ def net_svg(facelets: str, size: int, fills: dict[str, str], marked: set[int] = 
 
     Examples
     --------
-    >>> net_svg("UUUURRRRFFFFDDDDLLLLBBBB", 2, _FACE_FILL).count("<rect")
+    >>> net_svg("UUUURRRRFFFFDDDDLLLLBBBB", 2, _fills({})).count("<rect")
     24
     """
     cell = max(6, 48 // size)
