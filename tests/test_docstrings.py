@@ -29,6 +29,9 @@ MODULES = [
     "scanner.batch",
     "scanner.report_html",
     "scanner.draw",
+    "scanner.grid",
+    "scanner.sampling",
+    "scanner.imageio",
 ]
 
 
