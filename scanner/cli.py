@@ -29,6 +29,7 @@ SUBCOMMANDS = {
     "read": "scanner.cli_read:read",
     "check": "scanner.cli_check:check",
     "batch": "scanner.cli_batch:batch",
+    "scan": "scanner.cli_scan:scan",
 }
 
 

@@ -35,6 +35,7 @@ from solver.geometry import OPPOSITE
 from solver.state import STANDARD_SCHEME
 
 SESSION_VERSION = 1
+_SAME_CENTRE = 12.0  # ΔE: two centre readings closer than this are the same face
 _COLOUR_WORDS = {"W": "white", "Y": "yellow", "R": "red", "O": "orange", "G": "green", "B": "blue"}
 
 
@@ -99,6 +100,13 @@ class CapturedFace:
 
 def _colour_word(letter: str) -> str:
     return _COLOUR_WORDS.get(letter, f"colour {letter}")
+
+
+def _agreement(a: str, b: str, size: int) -> float:
+    """Share of stickers that agree between two readings, in the best relative rotation."""
+    return max(
+        sum(x == y for x, y in zip(rotate_face(a, size, k), b, strict=True)) for k in range(4)
+    ) / len(a)
 
 
 def _same_face(a: str, b: str, size: int) -> bool:
@@ -179,7 +187,7 @@ class ScanSession:
         self.report = None
         self._shown = None
         return [
-            SessionEvent("undone", f"forgot the {self._describe(key)} face", key),
+            SessionEvent("undone", f"forgot {self._describe(key)}", key),
             self._need_face(),
         ]
 
@@ -193,16 +201,27 @@ class ScanSession:
     # ------------------------------------------------------------- internals
 
     def _key(self, observation: FaceObservation) -> str:
-        """Odd cubes: the centre colour names the face. Even cubes: the capture order."""
+        """Which face this is: on odd cubes the captured face with the same centre colour as
+        measured (not as named: two centres can get one name under hard light), else the
+        centre's colour name; on even cubes the captured face with the same stickers."""
         if observation.size % 2:
-            return observation.colors[len(observation.colors) // 2]
+            middle = len(observation.colors) // 2
+            centre = observation.lab[middle]
+            for face in self.captured.values():
+                # The same centre colour and mostly the same stickers: the same face. (An
+                # over-exposed yellow centre can measure like the white one.)
+                close = np.linalg.norm(face.lab[middle] - centre) < _SAME_CENTRE
+                if close and _agreement(face.colors, observation.colors, observation.size) > 0.5:
+                    return face.key
+            name = observation.colors[middle]
+            return name if name not in self.captured else f"face {len(self.captured) + 1}"
         for key, face in self.captured.items():
             if _same_face(face.colors, observation.colors, observation.size):
                 return key
         return f"face {len(self.captured) + 1}"
 
     def _describe(self, key: str) -> str:
-        return f"{_colour_word(key)}-centred" if len(key) == 1 else key
+        return f"the {_colour_word(key)}-centred face" if len(key) == 1 else key
 
     def _steady(self, observation: FaceObservation) -> bool:
         if not self._streak:
@@ -237,7 +256,7 @@ class ScanSession:
             return [
                 SessionEvent(
                     "conflict",
-                    f"the {self._describe(key)} face was captured before and now reads "
+                    f"{self._describe(key)} was captured before and now reads "
                     "differently: press space to keep this reading, or u to undo",
                     key,
                     {"code": "same-face-twice"},
@@ -247,7 +266,7 @@ class ScanSession:
         events = [
             SessionEvent(
                 "face-captured",
-                f"captured the {self._describe(key)} face ({len(self.captured)} of 6)",
+                f"captured {self._describe(key)} ({len(self.captured)} of 6)",
                 key,
                 {"colors": observation.colors},
             )
@@ -267,14 +286,17 @@ class ScanSession:
             SessionEvent(
                 "conflict",
                 f"there are now {n} {_colour_word(colour)} stickers (a cube has {size * size}): "
-                f"a sticker on the {self._describe(key)} face was misread or mis-stuck",
+                f"a sticker on {self._describe(key)} was misread or mis-stuck",
                 key,
                 {"code": "color-count", "color": colour},
             )
             for colour, n in counts.items()
             if n > size * size
         ]
-        standard = all(set(face.colors) <= set(STANDARD_SCHEME) for face in self.captured.values())
+        standard = all(
+            key in STANDARD_SCHEME and set(face.colors) <= set(STANDARD_SCHEME)
+            for key, face in self.captured.items()
+        )
         if size % 2 and standard and len(self.captured) >= 2:
             faces = {STANDARD_SCHEME[k]: face.colors for k, face in self.captured.items()}
             partial = check_partial(faces, size)
@@ -282,7 +304,7 @@ class ScanSession:
                 events.append(
                     SessionEvent(
                         "conflict",
-                        f"with the {self._describe(key)} face, these pieces cannot exist: "
+                        f"with {self._describe(key)}, these pieces cannot exist: "
                         f"{', '.join(partial.pieces)} (a misread, or a mis-stuck sticker: "
                         "look at them, or press u to undo and show the face again)",
                         key,

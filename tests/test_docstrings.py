@@ -32,6 +32,7 @@ MODULES = [
     "scanner.grid",
     "scanner.sampling",
     "scanner.imageio",
+    "scanner.observe",
 ]
 
 
