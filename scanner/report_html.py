@@ -130,8 +130,11 @@ def _cube_row(row: dict) -> str:
             for p in row.get("problems", [])
         )
         solution = row.get("solution")
+        note = row.get("solution_note") if row.get("valid") else ""
         detail = (f"<ul>{items}</ul>" if items else "") + (
-            f"<p>solution: <code>{html.escape(solution)}</code></p>" if solution else ""
+            f"<p>solution: <code>{html.escape(solution)}</code></p>"
+            if solution
+            else (f"<p><i>{html.escape(note)}</i></p>" if note else "")
         )
         if row.get("ambiguous"):
             detail += "<p class='warn'>ambiguous: other photo rotations give other cubes</p>"
