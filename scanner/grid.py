@@ -30,10 +30,12 @@ Examples
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.spatial import cKDTree
 
 from solver.errors import BadInputError
 
@@ -358,8 +360,14 @@ def _upright(homography: np.ndarray, n: int) -> np.ndarray:
     return best
 
 
-def detect_grid(frame: object, size: int | None = None) -> FaceDetection | None:
+def detect_grid(
+    frame: object, size: int | None = None, previous: FaceDetection | None = None
+) -> FaceDetection | None:
     """Find one cube face's sticker grid.
+
+    Two cues are tried in turn: the region lattice (regions enclosed by lightness and
+    chroma edges, linked into a lattice in their own affine frames; fast, needs no gaps)
+    and, when it finds nothing, sticker quads from several binarisations.
 
     Parameters
     ----------
@@ -367,6 +375,9 @@ def detect_grid(frame: object, size: int | None = None) -> FaceDetection | None:
         BGR image (grayscale and BGRA are accepted), any resolution.
     size
         N when known; None to detect it (2..7).
+    previous
+        The detection in the previous video frame: a crop around it is searched first, at
+        a scale giving about 16 px stickers (the cheap tracking path).
 
     Returns
     -------
@@ -377,10 +388,24 @@ def detect_grid(frame: object, size: int | None = None) -> FaceDetection | None:
     ------
     BadInputError
         When ``frame`` is not an image, or ``size`` is out of range.
+
+    Examples
+    --------
+    >>> from scanner.synth import random_scene_spec, render_scene
+    >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480), hard=False)
+    >>> detect_grid(render_scene(spec)[0]).size
+    3
     """
     if size is not None and not 2 <= size <= 7:
         raise BadInputError("bad-size", f"cube size must be 2..7, got {size}")
     image = as_bgr(frame)
+    if previous is not None:
+        tracked = _track(image, size or previous.size, previous)
+        if tracked is not None:
+            return tracked
+    found = _lattice_faces(image, size, max_faces=1)
+    if found:
+        return found[0]
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         image
@@ -390,8 +415,41 @@ def detect_grid(frame: object, size: int | None = None) -> FaceDetection | None:
     for lattice in _lattices(_candidates(small)):
         square = _square_grid(lattice, size)
         if square is not None and not _continues(lattice, square[1], square[0]):
-            return _located(lattice, *square, scale)
+            detection = _located(lattice, *square, scale)
+            if _cube_like(small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]):
+                return detection
     return None
+
+
+def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
+    """The region-lattice cue's colour and framing checks, for the quad cue's grids."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    if not _plausible_quad(quad, lab.shape):
+        return False
+    lightness, chroma, _ = _cell_statistics(face_h, n, lab)
+    dark_neutral = (lightness < 0.45 * lightness.max()) & (chroma < 20)
+    if dark_neutral.sum() > max(1, n * n // 8):
+        return False
+    ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
+    ring = np.array([p for p in ring if min(p) < 0 or max(p) > n], float)
+    predicted = _warp(ring, face_h)
+    height, width = lab.shape[:2]
+    inside = (predicted >= 0).all(axis=1) & (predicted[:, 0] < width) & (predicted[:, 1] < height)
+    return bool(inside.mean() >= 0.3)
+
+
+def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
+    """The region-lattice cue at a coarse, then (for large frames) a finer scale."""
+    long_side = max(image.shape[:2])
+    passes = [REGION_WORK_SIDE] + (
+        [REGION_FINE_SIDE] if long_side > REGION_WORK_SIDE * 1.25 else []
+    )
+    for side in passes:
+        found = _detect_scaled(image, min(1.0, side / long_side), size, (0.0, 0.0), max_faces)
+        if found:
+            return found
+    return []
 
 
 def _located(
@@ -425,3 +483,591 @@ def _detection(
     cols = np.clip(np.floor(back[:, 0]).astype(int), 0, n - 1)
     confidence = np.where(occupied[rows, cols], 1.0, 0.4)
     return FaceDetection(n, quad, to_image, centres, cells, confidence)
+
+
+# The region-lattice cue (see :func:`_lattice_faces`).
+REGION_WORK_SIDE = 400  # long side of its first pass, px
+REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
+
+
+@dataclass(frozen=True)
+class _Regions:
+    centers: np.ndarray  # (M, 2) working-image centroids
+    areas: np.ndarray  # (M,)
+    whiten: np.ndarray  # (M, 2, 2) maps a displacement into the region's unit-square frame
+    sides: np.ndarray  # (M,) estimated sticker side in px
+
+
+def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
+    """Search a crop around the previous face at a scale giving ~16 px stickers."""
+    height, width = bgr.shape[:2]
+    x0, y0 = previous.quad.min(axis=0)
+    x1, y1 = previous.quad.max(axis=0)
+    pad = 0.35 * max(x1 - x0, y1 - y0)
+    left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
+    right, bottom = int(min(width, x1 + pad)), int(min(height, y1 + pad))
+    if right - left < 16 or bottom - top < 16:
+        return None
+    crop = bgr[top:bottom, left:right]
+    scale = min(1.0, 16.0 / max(_cell_width(previous.centres), 1.0))
+    found = _detect_scaled(crop, scale, size, (float(left), float(top)), 1)
+    return found[0] if found else None
+
+
+def _cell_width(centres: np.ndarray) -> float:
+    """Median distance between neighbouring cell centres, px."""
+    d_col = np.linalg.norm(np.diff(centres, axis=1), axis=-1)
+    d_row = np.linalg.norm(np.diff(centres, axis=0), axis=-1)
+    return float(np.median(np.concatenate([d_col.ravel(), d_row.ravel()])))
+
+
+def _detect_scaled(
+    bgr: np.ndarray,
+    scale: float,
+    size: int | None,
+    offset: tuple[float, float],
+    max_faces: int,
+) -> list[FaceDetection]:
+    height, width = bgr.shape[:2]
+    if scale < 1.0:
+        small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        small = cv2.resize(bgr, small_size, interpolation=cv2.INTER_AREA)
+    else:
+        small = bgr
+    sx = small.shape[1] / width
+    sy = small.shape[0] / height
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    regions = _find_regions(lab)
+    if len(regions.areas) < 2 * 2:
+        return []
+    lattices = _link_lattices(regions)
+    candidates = []
+    for coords, members in lattices:
+        fit = _fit_face(coords, members, regions, lab, size)
+        if fit is not None:
+            candidates.append(fit)
+    candidates.sort(key=lambda c: -c[0])
+    results: list[FaceDetection] = []
+    taken: list[np.ndarray] = []
+    # Pixel centres: small pixel i covers full pixels around (i + 0.5) / s - 0.5.
+    to_full = np.array(
+        [
+            [1 / sx, 0, offset[0] + 0.5 / sx - 0.5],
+            [0, 1 / sy, offset[1] + 0.5 / sy - 0.5],
+            [0, 0, 1.0],
+        ]
+    )
+    for _score, homography, n, confidence, _support in candidates:
+        quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
+        if any(_overlap(quad, other) for other in taken):
+            continue
+        taken.append(quad)
+        results.append(_make_detection(to_full @ homography, n, confidence))
+        if len(results) == max_faces:
+            break
+    return results
+
+
+def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
+    """True when either quad contains the other's centre."""
+    for inner, outer in ((quad_a, quad_b), (quad_b, quad_a)):
+        centre = inner.mean(axis=0)
+        contour = outer.astype(np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0:
+            return True
+    return False
+
+
+def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, float).reshape(-1, 2)
+    projected = np.c_[pts, np.ones(len(pts))] @ homography.T
+    w = projected[:, 2:3]
+    return projected[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+
+
+# ----------------------------------------------------------------------------------------------
+# 1. Regions
+# ----------------------------------------------------------------------------------------------
+
+
+def _edges(lab: np.ndarray) -> np.ndarray:
+    lightness, a, b = cv2.split(lab)
+    low, high = np.percentile(lightness[::4, ::4], (2, 98))
+    gain = 255.0 / max(float(high - low), 40.0)
+    stretched = cv2.convertScaleAbs(lightness, alpha=gain, beta=-float(low) * gain)
+    edges = cv2.Canny(stretched, 40, 100)
+    edges |= cv2.Canny(a, 16, 40)
+    edges |= cv2.Canny(b, 16, 40)
+    return edges
+
+
+def _find_regions(lab: np.ndarray) -> _Regions:
+    edges = _edges(lab)
+    free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        free.astype(np.uint8), connectivity=4
+    )
+    height, width = labels.shape
+    area = stats[:, cv2.CC_STAT_AREA].astype(float)
+    bw = stats[:, cv2.CC_STAT_WIDTH].astype(float)
+    bh = stats[:, cv2.CC_STAT_HEIGHT].astype(float)
+    max_area = 0.3 * min(height, width) ** 2
+    keep = (area >= 8) & (area <= max_area) & (area >= 0.3 * bw * bh)
+    keep &= (np.maximum(bw, bh) <= 4 * np.minimum(bw, bh)) & (bw < width) & (bh < height)
+    keep[0] = keep[0] & (stats[0, cv2.CC_STAT_LEFT] > 0)
+    index = np.flatnonzero(keep)
+    if len(index) == 0:
+        return _Regions(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0))
+    # Second moments of the kept regions only, via bincount over their pixels.
+    lookup = np.full(count, -1, np.int64)
+    lookup[index] = np.arange(len(index))
+    flat = lookup[labels.ravel()]
+    pixels = np.flatnonzero(flat >= 0)
+    owner = flat[pixels]
+    ys, xs = np.divmod(pixels, width)
+    cx, cy = centroids[index, 0], centroids[index, 1]
+    dx = xs - cx[owner]
+    dy = ys - cy[owner]
+    n = len(index)
+    sxx = np.bincount(owner, dx * dx, n) / area[index]
+    syy = np.bincount(owner, dy * dy, n) / area[index]
+    sxy = np.bincount(owner, dx * dy, n) / area[index]
+    det = np.maximum(sxx * syy - sxy * sxy, 1e-9)
+    compact = area[index] / (12.0 * np.sqrt(det))
+    trace = sxx + syy
+    disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
+    elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
+    good = (compact > 0.82) & (compact < 1.12) & (elongation < 2.6)
+    index, sxx, syy, sxy, det = index[good], sxx[good], syy[good], sxy[good], det[good]
+    areas = area[index]
+    # Whitening matrix: cov^(-1/2) scaled so a unit square maps to a unit square.
+    cov = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], -2)
+    eigval, eigvec = np.linalg.eigh(cov)
+    inv_sqrt = eigvec @ (np.sqrt(1.0 / 12.0 / eigval)[..., None] * np.swapaxes(eigvec, -1, -2))
+    # Edges and dilation eat about 1.5 px from every side of a region.
+    sides = np.sqrt(areas) + 2.0
+    factor = (sides / np.sqrt(areas))[:, None, None]
+    whiten = inv_sqrt / factor
+    # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
+    # row and column there: its centroid sits half a pixel down-right of the sticker's.
+    return _Regions(centroids[index] - 0.5, areas, whiten, sides)
+
+
+# ----------------------------------------------------------------------------------------------
+# 2. Lattice
+# ----------------------------------------------------------------------------------------------
+
+_MIN_PITCH = 7.0  # px in the working image
+_REGION_PITCH_RANGE = (0.95, 1.75)  # neighbour distance in units of the region's own side
+_STEP_TOL = 0.3
+
+
+def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Group regions into lattices: a list of (integer coords (K, 2), region indices (K,))."""
+    m = len(regions.areas)
+    centers = regions.centers
+    k = min(9, m)
+    tree = cKDTree(centers)
+    _, nbr = tree.query(centers, k=k)
+    nbr = nbr[:, 1:]
+    src = np.repeat(np.arange(m), k - 1)
+    dst = nbr.ravel()
+    disp = centers[dst] - centers[src]
+    # Displacement in the source region's unit frame: a lattice neighbour is one pitch away.
+    local = np.einsum("nij,nj->ni", regions.whiten[src], disp)
+    dist = np.linalg.norm(local, axis=1)
+    ratio = regions.areas[dst] / regions.areas[src]
+    ok = (
+        (dist > _REGION_PITCH_RANGE[0])
+        & (dist < _REGION_PITCH_RANGE[1])
+        & (ratio > 0.45)
+        & (ratio < 2.2)
+    )
+    src, dst, disp, local, dist = src[ok], dst[ok], disp[ok], local[ok], dist[ok]
+    # Keep only the nearest ring of neighbours: diagonals are perpendicular too, but longer.
+    nearest = np.full(m, np.inf)
+    np.minimum.at(nearest, src, dist)
+    near = dist < 1.3 * nearest[src]
+    src, dst, disp, local = src[near], dst[near], disp[near], local[near]
+    neighbours: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in range(m)]
+    for s, d, v, lv in zip(src.tolist(), dst.tolist(), disp, local, strict=True):
+        neighbours[s].append((d, v, lv))
+
+    coords = np.full((m, 2), np.iinfo(np.int32).min, np.int64)
+    axes = np.zeros((m, 2, 2))
+    group = np.full(m, -1)
+    lattices = []
+    order = np.argsort(-np.array([len(n) for n in neighbours]))
+    for seed in order.tolist():
+        if group[seed] >= 0 or len(neighbours[seed]) < 2:
+            continue
+        seed_axes = _seed_axes(neighbours[seed])
+        if seed_axes is None:
+            continue
+        gid = len(lattices)
+        group[seed] = gid
+        coords[seed] = (0, 0)
+        axes[seed] = seed_axes
+        members = [seed]
+        queue = deque([seed])
+        while queue:
+            i = queue.popleft()
+            basis = axes[i].T  # columns: u, v
+            inv = np.linalg.inv(basis)
+            for j, v, _ in neighbours[i]:
+                step = inv @ v
+                rounded = np.round(step)
+                if abs(rounded).sum() != 1 or np.abs(step - rounded).max() > _STEP_TOL:
+                    continue
+                if group[j] == gid:
+                    continue
+                if group[j] >= 0:
+                    continue
+                group[j] = gid
+                coords[j] = coords[i] + rounded.astype(np.int64)
+                # Follow perspective: the new region's axes take the measured step.
+                new_axes = axes[i].copy()
+                axis = 0 if rounded[0] != 0 else 1
+                new_axes[axis] = v * rounded[axis]
+                axes[j] = new_axes
+                members.append(j)
+                queue.append(j)
+        if len(members) >= 3:
+            idx = np.array(members)
+            lattices.append((coords[idx].copy(), idx))
+        else:
+            group[np.array(members)] = -2
+    return lattices
+
+
+def _seed_axes(neighbours: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """Two lattice axes (rows of a 2x2) from a region's neighbour displacements."""
+    best = None
+    for a in range(len(neighbours)):
+        for b in range(a + 1, len(neighbours)):
+            la, lb = neighbours[a][2], neighbours[b][2]
+            cos = abs(la @ lb) / (np.linalg.norm(la) * np.linalg.norm(lb))
+            if cos < 0.35:
+                similarity = abs(np.linalg.norm(la) - np.linalg.norm(lb))
+                if best is None or (cos + similarity) < best[0]:
+                    best = (cos + similarity, neighbours[a][1], neighbours[b][1])
+    if best is None:
+        return None
+    return np.stack([best[1], best[2]])
+
+
+# ----------------------------------------------------------------------------------------------
+# 3. Robust fit and cube consistency
+# ----------------------------------------------------------------------------------------------
+
+
+def _lattice_homography(
+    coords: np.ndarray, points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Homography lattice coords -> points, RANSAC; returns (H, inlier mask)."""
+    src = coords.astype(np.float64)
+    if len(src) < 3 or np.linalg.matrix_rank(src - src.mean(axis=0)) < 2:
+        return None
+    if len(src) == 3:
+        affine = cv2.getAffineTransform(src.astype(np.float32), points.astype(np.float32))
+        return np.vstack([affine, [0, 0, 1]]), np.ones(3, bool)
+    spread = np.linalg.norm(points.max(axis=0) - points.min(axis=0))
+    span = max(1.0, float(np.ptp(src, axis=0).max()))
+    threshold = 0.25 * spread / span
+    homography, mask = cv2.findHomography(src, points, cv2.RANSAC, threshold)
+    if homography is None:
+        return None
+    return homography, mask.ravel().astype(bool)
+
+
+def _fit_face(
+    coords: np.ndarray,
+    members: np.ndarray,
+    regions: _Regions,
+    lab: np.ndarray,
+    size: int | None,
+):
+    """Fit the N x N face to one lattice; None when it does not behave like a cube face."""
+    fit = _lattice_homography(coords, regions.centers[members])
+    if fit is None:
+        return None
+    homography, inliers = fit
+    coords, members = coords[inliers], members[inliers]
+    lo = coords.min(axis=0)
+    extent = coords.max(axis=0) - lo + 1
+    if extent.max() > 7 or len(members) < 3:
+        return None
+    base = coords - lo
+    grown_coords, _grown_members, grown_h = _grow(base, members, regions)
+    variants = [(grown_coords, grown_h)]
+    if len(grown_coords) != len(base):
+        # Growth can also swallow look-alike regions around a face: try without it too.
+        variants.append((base, _exact_fit(base, regions.centers[members])))
+    best = None
+    for variant_coords, homography in variants:
+        if homography is not None:
+            best = _best_window(variant_coords, homography, regions, lab, size, best)
+    return None if best is None else best[1]
+
+
+def _best_window(coords, homography, regions, lab, size, best):
+    """The best-scoring N x N window over the lattice (keeps ``best`` when none beats it)."""
+    lo = coords.min(axis=0)
+    extent = coords.max(axis=0) - lo + 1
+    if extent.max() > 7 + 1:
+        return best
+    sizes = [size] if size else list(range(2, 7 + 1))
+    for n in sizes:
+        # Every window placement that covers nearly all the lattice's regions.
+        for ox in range(int(lo[0] + extent[0] - n), int(lo[0]) + 1):
+            for oy in range(int(lo[1] + extent[1] - n), int(lo[1]) + 1):
+                local = coords - (ox, oy)
+                inside = np.all((local >= 0) & (local < n), axis=1)
+                covered = int(inside.sum())
+                if covered < 0.9 * len(coords) or covered < 3:
+                    continue
+                # Each cell the window adds without a region costs half a found one.
+                objective = covered - 0.5 * (n * n - covered) - 2.0 * (len(coords) - covered)
+                if best is not None and objective < best[0] - 1e-9:
+                    continue
+                shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
+                result = _score_window(homography @ shift, n, local[inside], regions, lab)
+                if result is None:
+                    continue
+                key = (objective, result[0])
+                if best is None or key > (best[0], best[1][0]):
+                    best = (objective, result)
+    return best
+
+
+def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+    """Least-squares homography (affine for three points)."""
+    if len(coords) == 3:
+        affine = cv2.getAffineTransform(coords.astype(np.float32), points.astype(np.float32))
+        return np.vstack([affine, [0, 0, 1]])
+    return cv2.findHomography(coords.astype(np.float64), points)[0]
+
+
+def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
+    """Add regions that sit where the fitted lattice predicts a cell (one ring at a time)."""
+    homography = _exact_fit(coords, regions.centers[members])
+    if homography is None:
+        return coords, members, None
+    tree = cKDTree(regions.centers)
+    for _ in range(3):
+        lo, hi = coords.min(axis=0) - 1, coords.max(axis=0) + 1
+        gx, gy = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+        grid = np.stack([gx.ravel(), gy.ravel()], 1)
+        taken = {tuple(c) for c in coords.tolist()}
+        free = np.array([g for g in grid.tolist() if tuple(g) not in taken])
+        if len(free) == 0:
+            break
+        predicted = _warp(free, homography)
+        step = _warp(free + np.array([1, 0]), homography) - predicted
+        pitch = np.linalg.norm(step, axis=1)
+        dist, idx = tree.query(predicted, k=1)
+        # A cell's region covers a fixed share of its pitch cell (perspective included): a
+        # sticker of a neighbouring face, seen at a grazing angle, covers much less.
+        share = np.median(regions.areas[members] / _cell_areas(coords, homography))
+        expected_area = share * _cell_areas(free, homography)
+        ok = dist < 0.22 * pitch
+        ok &= (regions.areas[idx] > 0.55 * expected_area) & (
+            regions.areas[idx] < 1.8 * expected_area
+        )
+        ok &= ~np.isin(idx, members)
+        if not ok.any():
+            break
+        # One region can only fill one cell.
+        _, first = np.unique(idx[ok], return_index=True)
+        add = np.flatnonzero(ok)[first]
+        coords = np.vstack([coords, free[add]])
+        members = np.concatenate([members, idx[add]])
+        refit = _exact_fit(coords, regions.centers[members])
+        if refit is None:
+            break
+        homography = refit
+    share = regions.areas[members] / _cell_areas(coords, homography)
+    keep = (share > 0.55 * np.median(share)) & (share < 1.8 * np.median(share))
+    if keep.sum() >= 3 and not keep.all():
+        coords, members = coords[keep], members[keep]
+        refit = _exact_fit(coords, regions.centers[members])
+        homography = refit if refit is not None else homography
+    return coords, members, homography
+
+
+def _cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Image area of the pitch cell around each lattice coordinate."""
+    corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    pts = _warp((coords[:, None, :] + corners).reshape(-1, 2), homography).reshape(-1, 4, 2)
+    x, y = pts[..., 0], pts[..., 1]
+    area = 0.5 * np.abs(
+        x[:, 0] * y[:, 1]
+        - x[:, 1] * y[:, 0]
+        + x[:, 1] * y[:, 2]
+        - x[:, 2] * y[:, 1]
+        + x[:, 2] * y[:, 3]
+        - x[:, 3] * y[:, 2]
+        + x[:, 3] * y[:, 0]
+        - x[:, 0] * y[:, 3]
+    )
+    return np.maximum(area, 1e-6)
+
+
+def _score_window(
+    homography: np.ndarray, n: int, coords: np.ndarray, regions: _Regions, lab: np.ndarray
+):
+    """Score an N x N window (lattice coords of its cells are 0..N-1) or None to reject it."""
+    # Cell (col, row) centre sits at face coordinate (col + 0.5, row + 0.5); the lattice
+    # homography maps integer coords to centres.
+    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    if not _plausible_quad(quad, lab.shape):
+        return None
+    support = np.zeros((n, n), bool)
+    support[coords[:, 1], coords[:, 0]] = True
+    if support.sum() < max(3, 0.6 * n * n) or (n == 2 and support.sum() < 4):
+        return None
+    # Stickers smaller than this are texture, not a cube a camera could read.
+    if np.sqrt(abs(_polygon_area(quad))) / n < _MIN_PITCH:
+        return None
+    if _grid_continues(homography, n, regions, lab.shape):
+        return None
+    cell_stats = _cell_statistics(face_h, n, lab)
+    if cell_stats is None:
+        return None
+    lightness, chroma, spread = cell_stats
+    dark_neutral = (lightness < 0.45 * lightness.max()) & (chroma < 20)
+    if dark_neutral.sum() > max(1, n * n // 8):
+        return None
+    uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
+    confidence = (0.55 + 0.45 * support) * uniform
+    score = float(confidence.mean() * support.mean() * np.sqrt(n * n))
+    return score, face_h, n, confidence, support
+
+
+def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Convex, not too skewed, mostly inside the image."""
+    edges = np.roll(quad, -1, axis=0) - quad
+    cross = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, 0)[:, 0]
+    )
+    if not (np.all(cross > 0) or np.all(cross < 0)):
+        return False
+    lengths = np.linalg.norm(edges, axis=1)
+    if lengths.min() < 0.3 * lengths.max():
+        return False
+    height, width = shape[:2]
+    margin = 0.15 * lengths.max()
+    inside = (
+        (quad[:, 0] > -margin)
+        & (quad[:, 0] < width + margin)
+        & (quad[:, 1] > -margin)
+        & (quad[:, 1] < height + margin)
+    )
+    return bool(inside.all())
+
+
+def _grid_continues(
+    homography: np.ndarray, n: int, regions: _Regions, shape: tuple[int, ...]
+) -> bool:
+    """True when lattice-like regions sit on the ring of cells just outside the window."""
+    ring = [(c, r) for r in range(-1, n + 1) for c in range(-1, n + 1)]
+    ring = np.array([p for p in ring if min(p) == -1 or max(p) == n], float)
+    predicted = _warp(ring, homography)
+    height, width = shape[:2]
+    inside = (
+        (predicted[:, 0] >= 0)
+        & (predicted[:, 0] < width)
+        & (predicted[:, 1] >= 0)
+        & (predicted[:, 1] < height)
+    )
+    if inside.mean() < 0.3:
+        return True  # cannot tell whether the grid ends: do not take the risk
+    pitch = float(np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), 0)))
+    pitch /= np.sqrt(2)
+    tree = cKDTree(regions.centers)
+    dist, idx = tree.query(predicted, k=1)
+    close = dist < 0.25 * pitch
+    if not close.any():
+        return False
+    # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
+    # of background texture is not a continuation).
+    cell_area = pitch * pitch
+    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
+    hits = close & similar
+    return bool(hits.sum() > max(1, 0.25 * len(ring)))
+
+
+def _polygon_area(poly: np.ndarray) -> float:
+    x, y = poly[:, 0], poly[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
+    """Median lightness, chroma and spread of each cell's inner patch (rectified)."""
+    cell_px = 8
+    side = n * cell_px
+    to_face = np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])
+    rectify = np.linalg.inv(face_h @ to_face)
+    patch = cv2.warpPerspective(
+        lab, rectify, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    cells = patch.reshape(n, cell_px, n, cell_px, 3).transpose(0, 2, 1, 3, 4)
+    inner = cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3).astype(np.float32)
+    median = np.median(inner, axis=2)
+    lightness = median[..., 0]
+    chroma = np.hypot(median[..., 1] - 128, median[..., 2] - 128)
+    q25, q75 = np.percentile(inner, (25, 75), axis=2)
+    spread = (q75 - q25).max(axis=-1)
+    return lightness, chroma, spread
+
+
+# ----------------------------------------------------------------------------------------------
+# 4. Output
+# ----------------------------------------------------------------------------------------------
+
+
+def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceDetection:
+    """Orient the face so its top is up in the image (+-45 deg) and build the detection."""
+    face_h = face_h / face_h[2, 2]
+    # Make the face coordinate frame right-handed in the image (u right, v down, not mirrored).
+    corners = _warp(np.array([[0, 0], [1, 0], [0, 1]], float), face_h)
+    u_dir, v_dir = corners[1] - corners[0], corners[2] - corners[0]
+    if u_dir[0] * v_dir[1] - u_dir[1] * v_dir[0] < 0:
+        mirror = np.array([[-1, 0, n], [0, 1, 0], [0, 0, 1.0]])
+        face_h = face_h @ mirror
+        confidence = confidence[:, ::-1]
+    centre = np.array([n / 2, n / 2], float)
+    best = None
+    for k in range(4):
+        # Rotate face coordinates by k quarter turns about the face centre.
+        theta = k * np.pi / 2
+        c, s = np.cos(theta), np.sin(theta)
+        rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+        to_centre = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]])
+        back = np.array([[1, 0, centre[0]], [0, 1, centre[1]], [0, 0, 1]])
+        candidate = face_h @ back @ np.round(rot) @ to_centre
+        top, bottom = _warp(np.array([[n / 2, 0], [n / 2, n]], float), candidate)
+        up = top - bottom
+        angle = abs(np.degrees(np.arctan2(up[0], -up[1])))
+        if best is None or angle < best[0]:
+            best = (angle, candidate, k)
+    _, face_h, k = best
+    # Cell (r, c) in the new frame is old cell rotated: match arrays with np.rot90.
+    confidence = np.rot90(confidence, k)
+    offsets = np.arange(n) + 0.5
+    uu, vv = np.meshgrid(offsets, offsets)
+    centers = _warp(np.stack([uu, vv], -1).reshape(-1, 2), face_h).reshape(n, n, 2)
+    cols, rows = np.meshgrid(np.arange(n), np.arange(n))
+    corner_offsets = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    cell_uv = np.stack([cols, rows], -1)[:, :, None, :] + corner_offsets
+    cells = _warp(cell_uv.reshape(-1, 2), face_h).reshape(n, n, 4, 2)
+    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    return FaceDetection(
+        n,
+        quad,
+        face_h,
+        centers,
+        cells.reshape(n * n, 4, 2),
+        np.ascontiguousarray(confidence, dtype=float).ravel(),
+    )

@@ -71,7 +71,9 @@ def _patch_pixels(image: np.ndarray, cell: np.ndarray) -> np.ndarray:
 
 
 def _robust_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
-    median = np.median(lab, axis=0)
+    # Reference: the darker half of the patch, which a highlight never reaches.
+    darker = lab[lab[:, 0] <= np.median(lab[:, 0])]
+    median = np.median(darker, axis=0)
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     glare = (lab[:, 0] > median[0] + _GLARE_L) & (chroma < _GLARE_CHROMA * np.hypot(*median[1:]))
     kept = lab[~glare] if (~glare).sum() >= max(3, len(lab) // 4) else lab

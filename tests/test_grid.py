@@ -1,0 +1,120 @@
+"""Grid detection on rendered scenes with exact ground truth (small seeded sets)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.grid import detect_grid
+from scanner.synth import canonical_view, random_scene_spec, render_clutter, render_scene
+from solver.errors import BadInputError
+
+
+def _matches(detection, truth, tolerance: float = 0.25) -> bool:
+    expected = truth.centers[truth.front_face]
+    n = expected.shape[0]
+    if detection is None or detection.size != n:
+        return False
+    cell = np.median(np.linalg.norm(np.diff(expected, axis=1), axis=-1))
+    found = np.asarray(detection.centres).reshape(n, n, 2)
+    error = min(np.linalg.norm(np.rot90(expected, k) - found, axis=-1).max() for k in range(4))
+    return bool(error < tolerance * cell)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5])
+def test_clean_rendered_faces_are_found_with_exact_centres(size: int) -> None:
+    # Easy scenes (no occluder, glare or heavy blur): the set-level rate must be high.
+    rng = np.random.default_rng(100 + size)
+    hits = []
+    for _ in range(10):
+        spec = random_scene_spec(
+            rng, size, resolution=(640, 480), hard=False, scale_range=(0.35, 0.8)
+        )
+        image, truth = render_scene(spec)
+        hits.append(_matches(detect_grid(image), truth))
+    assert np.mean(hits) >= 0.8, hits
+
+
+def test_hard_rendered_scenes_set_rate() -> None:
+    # Every difficulty the renderer draws, mixed sizes; the full 2,000-scene figure is in
+    # benchmarks/eval_detect.py. This small set guards against regressions.
+    rng = np.random.default_rng(7)
+    hits = []
+    for index in range(40):
+        image, truth = render_scene(random_scene_spec(rng, [2, 3, 4, 5][index % 4]))
+        hits.append(_matches(detect_grid(image), truth))
+    assert np.mean(hits) >= 0.6, np.mean(hits)
+
+
+def test_known_size_is_respected() -> None:
+    spec = random_scene_spec(np.random.default_rng(5), 4, resolution=(800, 600), hard=False)
+    image, truth = render_scene(spec)
+    detection = detect_grid(image, size=4)
+    assert detection is not None and detection.size == 4
+    assert _matches(detection, truth)
+
+
+def test_rows_run_from_the_top_as_seen() -> None:
+    spec = random_scene_spec(np.random.default_rng(11), 3, resolution=(640, 480), hard=False)
+    image, truth = render_scene(spec)
+    detection = detect_grid(image)
+    assert detection is not None
+    expected, _ = canonical_view(truth.centers[truth.front_face])
+    up = detection.centres[0].mean(axis=0) - detection.centres[-1].mean(axis=0)
+    assert abs(np.degrees(np.arctan2(up[0], -up[1]))) <= 45.0 + 1e-6
+    cell = np.linalg.norm(expected[0, 1] - expected[0, 0])
+    assert np.linalg.norm(detection.centres - expected, axis=-1).max() < 0.25 * cell
+
+
+def test_detection_geometry_is_consistent() -> None:
+    spec = random_scene_spec(np.random.default_rng(12), 3, resolution=(640, 480), hard=False)
+    image, _ = render_scene(spec)
+    d = detect_grid(image)
+    assert d is not None
+    n = d.size
+    assert d.quad.shape == (4, 2) and d.cells.shape == (n * n, 4, 2)
+    assert d.confidence.shape == (n * n,) and np.all((d.confidence >= 0) & (d.confidence <= 1))
+    # The homography maps face coordinates to the centres and the outline.
+    uv = np.array([[0.5, 0.5, 1.0], [n - 0.5, n - 0.5, 1.0]])
+    mapped = uv @ d.homography.T
+    mapped = mapped[:, :2] / mapped[:, 2:]
+    assert np.allclose(mapped, [d.centres[0, 0], d.centres[-1, -1]], atol=0.5)
+    assert np.allclose(d.cells.mean(axis=1).reshape(n, n, 2), d.centres, atol=2.0)
+
+
+def test_tracking_path_follows_a_moving_face() -> None:
+    spec = random_scene_spec(np.random.default_rng(21), 3, resolution=(640, 480), hard=False)
+    image, truth = render_scene(spec)
+    first = detect_grid(image)
+    assert first is not None
+    tracked = detect_grid(image, size=3, previous=first)
+    assert _matches(tracked, truth)
+
+
+def test_no_cube_scenes_are_mostly_empty() -> None:
+    rng = np.random.default_rng(3)
+    false = sum(detect_grid(render_clutter(rng, (640, 480))) is not None for _ in range(20))
+    assert false <= 3
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 5), np.uint8), "not an image"],
+)
+def test_bad_frames_are_refused_clearly(frame) -> None:
+    with pytest.raises(BadInputError):
+        detect_grid(frame)
+
+
+def test_grey_and_bgra_frames_work() -> None:
+    spec = random_scene_spec(np.random.default_rng(12), 3, resolution=(640, 480), hard=False)
+    image, _ = render_scene(spec)
+    bgra = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)])
+    assert detect_grid(bgra) is not None
+    grey = image.mean(axis=2).astype(np.uint8)
+    detect_grid(grey)  # may or may not find the face, but never raises
+
+
+def test_out_of_range_size_is_refused() -> None:
+    with pytest.raises(BadInputError, match=r"2\.\.7"):
+        detect_grid(np.zeros((100, 100, 3), np.uint8), size=9)

@@ -1,0 +1,141 @@
+"""The scene renderer: exact ground truth, valid cube states, deterministic scenes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner import synth
+
+SOLVED3 = "".join(face * 9 for face in "URFDLB")
+
+
+def test_quarter_turns_match_the_standard_net() -> None:
+    # After U, F's top row shows R's colour; after R, U's right column shows F's.
+    assert synth.apply_moves(SOLVED3, "U", 3)[18:21] == "RRR"
+    after_r = synth.apply_moves(SOLVED3, "R", 3)
+    assert after_r[2] + after_r[5] + after_r[8] == "FFF"
+    assert after_r[27 + 2] + after_r[27 + 5] + after_r[27 + 8] == "BBB"
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    size=st.integers(2, 5),
+    moves=st.lists(
+        st.sampled_from(["U", "R", "F", "D", "L", "B", "U'", "R2", "F'", "Rw"]), max_size=8
+    ),
+)
+def test_moves_undo_and_keep_colour_counts(size: int, moves: list[str]) -> None:
+    solved = "".join(face * size * size for face in "URFDLB")
+    sequence = " ".join(m for m in moves if size > 2 or "w" not in m)
+    state = synth.apply_moves(solved, sequence, size)
+    assert all(state.count(face) == size * size for face in "URFDLB")
+    inverse = " ".join(
+        m[:-1] if m.endswith("'") else m if m.endswith("2") else m + "'"
+        for m in reversed(sequence.split())
+    )
+    assert synth.apply_moves(state, inverse, size) == solved
+
+
+def test_four_quarter_turns_are_identity() -> None:
+    for move in "URFDLB":
+        assert synth.apply_moves(SOLVED3, " ".join([move] * 4), 3) == SOLVED3
+
+
+def test_unknown_move_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown move"):
+        synth.apply_moves(SOLVED3, "Q", 3)
+
+
+def test_scramble_gives_a_cube_with_fixed_centres() -> None:
+    facelets, moves = synth.scramble(np.random.default_rng(1), 3)
+    assert len(moves.split()) == 30
+    assert [facelets[9 * k + 4] for k in range(6)] == list("URFDLB")
+    assert facelets != SOLVED3
+
+
+@pytest.mark.parametrize("size", [2, 3, 5, 7])
+def test_truth_centres_are_on_the_rendered_stickers(size: int) -> None:
+    rng = np.random.default_rng(size)
+    spec = synth.random_scene_spec(rng, size, resolution=(640, 480), hard=False)
+    image, truth = synth.render_scene(spec)
+    assert image.shape == (480, 640, 3) and image.dtype == np.uint8
+    centres = truth.centers[truth.front_face]
+    assert centres.shape == (size, size, 2)
+    assert truth.front_tilt_deg <= 35.0 + 1e-6
+    palette = synth.PALETTES[spec.palette]
+    # Every front sticker's centre pixel has the hue family of its colour (lighting aside):
+    # the channel that is largest in the palette colour is not the smallest in the image.
+    for (x, y), letter in zip(centres.reshape(-1, 2), truth.colors[truth.front_face], strict=True):
+        pixel = image[round(y), round(x)].astype(int)
+        reference = np.array(palette[letter])
+        if np.ptp(reference) > 120:
+            assert np.argmax(reference) != np.argmin(pixel)
+
+
+def test_face_corners_enclose_the_centres() -> None:
+    spec = synth.random_scene_spec(np.random.default_rng(5), 4, resolution=(800, 600))
+    _, truth = synth.render_scene(spec)
+    quad = truth.corners[truth.front_face]
+    centres = truth.centers[truth.front_face].reshape(-1, 2)
+    # All centres are convex combinations inside the quad: same side of every edge.
+    edges = np.roll(quad, -1, axis=0) - quad
+    rel = centres[:, None, :] - quad[None]
+    cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
+    assert np.all(cross > 0) or np.all(cross < 0)
+
+
+def test_rendering_is_deterministic_and_backgrounds_persist_across_poses() -> None:
+    spec = synth.random_scene_spec(np.random.default_rng(9), 3, resolution=(320, 240))
+    first, _ = synth.render_scene(spec)
+    again, _ = synth.render_scene(spec)
+    assert np.array_equal(first, again)
+    moved = synth.with_pose(spec, synth.face_pose("U", 20, 10, 5), np.array([0.0, 0.0, 30.0]))
+    _, truth = synth.render_scene(moved)
+    assert truth.front_face == "U"
+
+
+def test_corner_view_shows_three_faces() -> None:
+    rotation = synth.face_pose("F", 30, 135, 0, yaw_extra_deg=-45)
+    spec = synth.SceneSpec(
+        size=3,
+        colors="".join(synth.STANDARD_SCHEME[f] for f in SOLVED3),
+        width=640,
+        height=480,
+        rotation=tuple(map(tuple, rotation)),
+        center=(0.0, 0.0, 14.0),
+        focal=700.0,
+    )
+    _, truth = synth.render_scene(spec)
+    assert len(truth.visible_faces) == 3
+
+
+def test_occluder_and_glare_are_reported_on_the_right_cells() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        spec = synth.random_scene_spec(rng, 3, resolution=(320, 240))
+        _, truth = synth.render_scene(spec)
+        if spec.occluder is not None:
+            covered = np.argwhere(truth.occluded)
+            assert len(covered) >= 1
+            # The finger comes from outside: it covers a border cell.
+            assert any(min(r, c) == 0 or max(r, c) == 2 for r, c in covered)
+        if spec.glare is None:
+            assert not truth.glared.any()
+
+
+def test_canonical_view_puts_the_top_row_up() -> None:
+    spec = synth.random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480))
+    _, truth = synth.render_scene(spec)
+    centres, _ = synth.canonical_view(truth.centers[truth.front_face])
+    up = centres[0].mean(axis=0) - centres[-1].mean(axis=0)
+    assert abs(np.degrees(np.arctan2(up[0], -up[1]))) <= 45.0 + 1e-6
+
+
+def test_clutter_scenes_have_no_cube_and_vary() -> None:
+    rng = np.random.default_rng(4)
+    images = [synth.render_clutter(rng, (320, 240)) for _ in range(3)]
+    assert all(image.shape == (240, 320, 3) for image in images)
+    assert not np.array_equal(images[0], images[1])
