@@ -19,5 +19,22 @@ def test_ci_runs_the_readme_test_command():
 def test_readme_main_command_uses_a_bundled_example():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     main_command = re.search(r"```bash\n(.*?)\n", readme, re.S).group(1)
-    for path in re.findall(r"sample_images/\S+?(?=[)\"\s])", main_command):
+    paths = re.findall(r"sample_images/[^\s)\"]+", main_command)
+    assert paths
+    for path in paths:
         assert (ROOT / path).exists(), path
+
+
+def test_the_main_job_reads_the_bundled_cube_exactly(table_cache):
+    import json
+
+    from click.testing import CliRunner
+
+    from scanner.cli import main
+
+    folder = ROOT / "sample_images" / "cube_3x3"
+    truth = json.loads((folder / "truth.json").read_text())
+    result = CliRunner().invoke(main, ["check", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["facelets"] == truth["facelets"] and report["valid"] and report["solution"]
