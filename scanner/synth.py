@@ -8,7 +8,7 @@ and every face corner, and which cells are occluded or under a glare spot.
 
 The pieces are plain functions over small frozen dataclasses:
 
-* :func:`cube_stickers` / :func:`apply_moves` - a 3-D sticker model that turns a move sequence
+* :func:`cube_stickers` - the solver's 3-D sticker model, turned by a move sequence
   into a facelet string in the DESIGN.md convention (used for valid scrambled cubes).
 * :class:`SceneSpec` - every parameter of one frame (cube pose, style, palette, light, camera
   effects, background seed).  A video is a list of specs that differ only in pose: the
@@ -30,26 +30,10 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-FACE_ORDER = "URFDLB"
+from solver.geometry import FACES, cube_geometry, face_axes, face_normal
+from solver.moves import apply_moves, parse_moves, solved_facelets
 
-# Outward normal and the direction that is "up" when the face is seen in the net
-# (DESIGN.md: U with B at its top, D with F at its top, the side faces with U at their top).
-FACE_NORMALS: dict[str, tuple[int, int, int]] = {
-    "U": (0, 1, 0),
-    "R": (1, 0, 0),
-    "F": (0, 0, 1),
-    "D": (0, -1, 0),
-    "L": (-1, 0, 0),
-    "B": (0, 0, -1),
-}
-FACE_UPS: dict[str, tuple[int, int, int]] = {
-    "U": (0, 0, -1),
-    "R": (0, 1, 0),
-    "F": (0, 1, 0),
-    "D": (0, 0, 1),
-    "L": (0, 1, 0),
-    "B": (0, 1, 0),
-}
+FACE_ORDER = FACES
 
 # Standard colour scheme: the letter of the face a colour belongs to -> colour letter.
 STANDARD_SCHEME = {"U": "W", "R": "R", "F": "G", "D": "Y", "L": "O", "B": "B"}
@@ -118,13 +102,11 @@ SKIN_BGR = ((150, 180, 225), (120, 150, 205), (90, 120, 170), (70, 95, 140))
 
 def _face_frame(face: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (right, up, normal) unit vectors of a face as seen in the net."""
-    normal = np.array(FACE_NORMALS[face], dtype=float)
-    up = np.array(FACE_UPS[face], dtype=float)
-    return np.cross(up, normal), up, normal
+    return tuple(v.astype(float) for v in face_axes(face))  # type: ignore[return-value]
 
 
 def sticker_positions(size: int) -> np.ndarray:
-    """3-D centre of every sticker in facelet order.
+    """3-D centre of every sticker in facelet order, one sticker wide (the solver's model).
 
     Parameters
     ----------
@@ -134,101 +116,15 @@ def sticker_positions(size: int) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        ``(6*N*N, 3)`` positions on the cube surface in cube space, ordered U, R, F, D, L, B
-        and row-major within a face as seen in the net.
+        ``(6*N*N, 3)`` positions on the cube surface, surface at +-N/2.
 
     Examples
     --------
     >>> sticker_positions(3)[4]  # U5, the centre of the top face
     array([0. , 1.5, 0. ])
     """
-    half = size / 2.0
-    offsets = np.arange(size) - (size - 1) / 2.0
-    points = []
-    for face in FACE_ORDER:
-        right, up, normal = _face_frame(face)
-        for row in range(size):
-            for col in range(size):
-                points.append(normal * half + right * offsets[col] + up * (-offsets[row]))
-    return np.round(np.array(points), 6)
-
-
-def _rotation_about(axis: np.ndarray, quarter_turns: int) -> np.ndarray:
-    """Integer rotation matrix of ``quarter_turns`` * 90 degrees about a unit axis."""
-    angle = np.pi / 2 * quarter_turns
-    x, y, z = axis
-    c, s = np.cos(angle), np.sin(angle)
-    cross = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]], dtype=float)
-    rot = c * np.eye(3) + s * cross + (1 - c) * np.outer(axis, axis)
-    return np.round(rot)
-
-
-def apply_moves(facelets: str, moves: str, size: int) -> str:
-    """Apply outer and wide face turns to a facelet string.
-
-    Parameters
-    ----------
-    facelets
-        A facelet string of length ``6*N*N`` (any letters).
-    moves
-        Space-separated turns: a face letter ``U R F D L B``, optionally ``w`` with a depth
-        prefix (``Rw`` two layers, ``3Rw`` three), then nothing, ``'`` or ``2``.
-    size
-        Cube size N.
-
-    Returns
-    -------
-    str
-        The facelet string after the turns.
-
-    Examples
-    --------
-    >>> solved = "".join(f * 9 for f in "URFDLB")
-    >>> apply_moves(solved, "R R'", 3) == solved
-    True
-    >>> apply_moves(solved, "U", 3)[18:21]  # F's top row now shows R's colour
-    'RRR'
-    """
-    positions = sticker_positions(size)
-    normals = np.array([FACE_NORMALS[f] for f in FACE_ORDER for _ in range(size * size)], float)
-    index = {tuple(p): i for i, p in enumerate(positions)}
-    state = list(facelets)
-    half = size / 2.0
-    for token in moves.split():
-        body = token.rstrip("'2")
-        suffix = token[len(body) :]
-        turns = {"": 1, "'": -1, "2": 2}.get(suffix)
-        depth = 1
-        if body.endswith("w"):
-            prefix, body = body[:-2], body[-2]
-            depth = int(prefix) if prefix else 2
-        if turns is None or body not in FACE_NORMALS or not 1 <= depth <= size:
-            raise ValueError(f"unknown move {token!r}")
-        axis = np.array(FACE_NORMALS[body], dtype=float)
-        # Clockwise seen from outside the face is a negative rotation about its outward normal.
-        rot = _rotation_about(axis, -turns)
-        in_layer = positions @ axis > half - depth - 1e-6
-        new_state = list(state)
-        for i in np.flatnonzero(in_layer):
-            target = np.round(rot @ positions[i], 6)
-            new_normal = np.round(rot @ normals[i], 6)
-            # A position on an edge/corner belongs to several faces: pick by the turned normal.
-            j = index.get(tuple(target))
-            if j is None or not np.allclose(normals[j], new_normal):
-                j = _find_sticker(positions, normals, target, new_normal)
-            new_state[j] = state[i]
-        state = new_state
-    return "".join(state)
-
-
-def _find_sticker(
-    positions: np.ndarray, normals: np.ndarray, point: np.ndarray, normal: np.ndarray
-) -> int:
-    """Index of the sticker at ``point`` whose outward normal is ``normal``."""
-    match = np.flatnonzero(
-        np.all(np.isclose(positions, point), axis=1) & np.all(np.isclose(normals, normal), axis=1)
-    )
-    return int(match[0])
+    # The geometric model counts a cubie as 2 units wide; the renderer as 1.
+    return cube_geometry(size).positions / 2.0
 
 
 def scramble(rng: np.random.Generator, size: int, length: int | None = None) -> tuple[str, str]:
@@ -267,8 +163,7 @@ def scramble(rng: np.random.Generator, size: int, length: int | None = None) -> 
         name = face if depth == 1 else (f"{depth}{face}w" if depth > 2 else f"{face}w")
         tokens.append(name + ["", "'", "2"][rng.integers(3)])
     moves = " ".join(tokens)
-    solved = "".join(face * size * size for face in FACE_ORDER)
-    return apply_moves(solved, moves, size), moves
+    return apply_moves(solved_facelets(size), parse_moves(moves, size)), moves
 
 
 # ----------------------------------------------------------------------------------------------
@@ -401,9 +296,10 @@ def canonical_view(centers: np.ndarray) -> tuple[np.ndarray, int]:
 
     Examples
     --------
-    >>> grid = np.stack(np.meshgrid([0.0, 1.0], [0.0, 1.0]), axis=-1)[::-1]  # upside down
-    >>> canonical_view(grid)[0][0, 0].tolist()
-    [0.0, 0.0]
+    >>> grid = np.stack(np.meshgrid([0.0, 1.0], [0.0, 1.0]), axis=-1)  # (x, y), rows down
+    >>> view, k = canonical_view(np.rot90(grid, 2))  # the same face, read upside down
+    >>> view[0, 0].tolist(), k
+    ([0.0, 0.0], 2)
     """
     best = (np.inf, centers, 0)
     for k in range(4):
@@ -464,7 +360,7 @@ def face_pose(
 
 def _view_tilt(rotation: np.ndarray, center: np.ndarray, face: str, size: int) -> float:
     """Angle in degrees between a face's normal and its line of sight to the camera."""
-    normal = rotation @ np.array(FACE_NORMALS[face], float)
+    normal = rotation @ face_normal(face).astype(float)
     face_centre = normal * size / 2 + center
     cosine = float(normal @ (-face_centre / np.linalg.norm(face_centre)))
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
@@ -927,8 +823,8 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, SceneTruth]:
 
     facing = []
     for face in FACE_ORDER:
-        normal_cam = rotation @ np.array(FACE_NORMALS[face], float)
-        face_centre = rotation @ (np.array(FACE_NORMALS[face], float) * n / 2) + center
+        normal_cam = rotation @ face_normal(face).astype(float)
+        face_centre = rotation @ (face_normal(face).astype(float) * n / 2) + center
         to_camera = -face_centre / np.linalg.norm(face_centre)
         cosine = float(normal_cam @ to_camera)
         if cosine > 1e-3:

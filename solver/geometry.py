@@ -79,6 +79,29 @@ def face_normal(face: str) -> np.ndarray:
     return np.array(_FACE_NORMAL[face], dtype=int)
 
 
+def face_axes(face: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (right, up, normal) unit vectors of a face as it is drawn in the net.
+
+    Parameters
+    ----------
+    face
+        One of ``"URFDLB"``.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Three integer vectors of shape (3,).
+
+    Examples
+    --------
+    >>> [v.tolist() for v in face_axes("U")]
+    [[1, 0, 0], [0, 0, -1], [0, 1, 0]]
+    """
+    normal = face_normal(face)
+    up = np.array(_NET_UP[face], dtype=int)
+    return np.cross(up, normal), up, normal
+
+
 def face_of_normal(normal: np.ndarray) -> str:
     """The face whose outward normal is ``normal`` (a unit axis vector).
 
@@ -237,9 +260,7 @@ def _build_stickers(n: int) -> tuple[np.ndarray, np.ndarray]:
     offsets = 2 * np.arange(n) - (n - 1)
     positions, normals = [], []
     for face in FACES:
-        normal = face_normal(face)
-        up = np.array(_NET_UP[face], dtype=int)
-        right = np.cross(up, normal)
+        right, up, normal = face_axes(face)
         down = -up
         for row in range(n):
             for col in range(n):

@@ -33,6 +33,7 @@ MODULES = [
     "scanner.sampling",
     "scanner.imageio",
     "scanner.observe",
+    "scanner.synth",
 ]
 
 

@@ -4,49 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from scanner import synth
+from solver.geometry import cube_geometry
 
 SOLVED3 = "".join(face * 9 for face in "URFDLB")
 
 
-def test_quarter_turns_match_the_standard_net() -> None:
-    # After U, F's top row shows R's colour; after R, U's right column shows F's.
-    assert synth.apply_moves(SOLVED3, "U", 3)[18:21] == "RRR"
-    after_r = synth.apply_moves(SOLVED3, "R", 3)
-    assert after_r[2] + after_r[5] + after_r[8] == "FFF"
-    assert after_r[27 + 2] + after_r[27 + 5] + after_r[27 + 8] == "BBB"
-
-
-@settings(max_examples=25, deadline=None)
-@given(
-    size=st.integers(2, 5),
-    moves=st.lists(
-        st.sampled_from(["U", "R", "F", "D", "L", "B", "U'", "R2", "F'", "Rw"]), max_size=8
-    ),
-)
-def test_moves_undo_and_keep_colour_counts(size: int, moves: list[str]) -> None:
-    solved = "".join(face * size * size for face in "URFDLB")
-    sequence = " ".join(m for m in moves if size > 2 or "w" not in m)
-    state = synth.apply_moves(solved, sequence, size)
-    assert all(state.count(face) == size * size for face in "URFDLB")
-    inverse = " ".join(
-        m[:-1] if m.endswith("'") else m if m.endswith("2") else m + "'"
-        for m in reversed(sequence.split())
-    )
-    assert synth.apply_moves(state, inverse, size) == solved
-
-
-def test_four_quarter_turns_are_identity() -> None:
-    for move in "URFDLB":
-        assert synth.apply_moves(SOLVED3, " ".join([move] * 4), 3) == SOLVED3
-
-
-def test_unknown_move_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown move"):
-        synth.apply_moves(SOLVED3, "Q", 3)
+def test_the_renderer_uses_the_solvers_sticker_model() -> None:
+    # One geometric model for the whole project (moves are tested in test_moves.py).
+    for size in (2, 3, 5):
+        assert np.allclose(synth.sticker_positions(size) * 2, cube_geometry(size).positions)
 
 
 def test_scramble_gives_a_cube_with_fixed_centres() -> None:
