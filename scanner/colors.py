@@ -24,6 +24,7 @@ from sklearn.cluster import KMeans
 
 from calibration.profile import Profile
 from scanner.colorspace import BRADFORD, BRADFORD_INV, adapt_lab, lab_to_xyz, xyz_to_lab
+from solver.cubie import corner_slots
 from solver.errors import BadInputError
 
 FACES = "URFDLB"
@@ -449,7 +450,7 @@ def distance_margin(distances: np.ndarray, chosen: np.ndarray) -> np.ndarray:
 def _opposite_pairs_from_corners(labels: np.ndarray, size: int) -> dict[int, int] | None:
     """Opposite colours are the pairs that never share a corner piece."""
     together = np.zeros((6, 6), dtype=bool)
-    for corner in corner_facelets(size):
+    for corner in corner_slots(size):
         colors = labels[list(corner)]
         for a in colors:
             together[a, colors] = True
@@ -462,43 +463,6 @@ def _opposite_pairs_from_corners(labels: np.ndarray, size: int) -> dict[int, int
     return opposite
 
 
-def corner_facelets(size: int) -> tuple[tuple[int, int, int], ...]:
-    """Facelet indices of the eight corner pieces of an NxN cube (URF, UFL, ... order).
-
-    Parameters
-    ----------
-    size
-        Cube size N >= 2.
-
-    Returns
-    -------
-    tuple of tuple of int
-        For each corner, its three facelet indices (0-based, facelet order), the U or D sticker
-        first, then clockwise.
-
-    Examples
-    --------
-    >>> corner_facelets(3)[0]
-    (8, 9, 20)
-    """
-    n = size
-    last = n - 1
-
-    def at(face: str, row: int, col: int) -> int:
-        return FACES.index(face) * n * n + row * n + col
-
-    return (
-        (at("U", last, last), at("R", 0, 0), at("F", 0, last)),
-        (at("U", last, 0), at("F", 0, 0), at("L", 0, last)),
-        (at("U", 0, 0), at("L", 0, 0), at("B", 0, last)),
-        (at("U", 0, last), at("B", 0, 0), at("R", 0, last)),
-        (at("D", 0, last), at("F", last, last), at("R", last, 0)),
-        (at("D", 0, 0), at("L", last, last), at("F", last, 0)),
-        (at("D", last, 0), at("B", last, last), at("L", last, 0)),
-        (at("D", last, last), at("R", last, last), at("B", last, 0)),
-    )
-
-
 def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard: bool) -> list[str]:
     """Face letter of each cluster of an even cube (no fixed centres)."""
     if standard:
@@ -506,7 +470,7 @@ def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard:
     # Orientation as scanned: the D-L-B corner piece fixes D, L and B; their opposites are
     # U, R and F.
     face_of = [""] * 6
-    d_index, b_index, l_index = corner_facelets(size)[6]
+    d_index, b_index, l_index = corner_slots(size)[6]
     opposite = _opposite_pairs_from_corners(labels, size)
     for face, index in (("D", d_index), ("L", l_index), ("B", b_index)):
         face_of[labels[index]] = face

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scanner.colors import classify, corner_facelets
+from scanner.colors import classify
 from scanner.colorsim import (
     LIGHTS,
     STANDARD_FACE_COLOR,
@@ -130,14 +130,6 @@ def test_even_cube_non_standard_orientation_from_corners():
     result = classify(lab)
     assert result.facelets == solved_facelets(2)
     assert not result.standard
-
-
-def test_corner_facelets_cover_distinct_faces():
-    for size in (2, 3, 4, 7):
-        corners = corner_facelets(size)
-        assert len({i for c in corners for i in c}) == 24
-        for corner in corners:
-            assert len({i // (size * size) for i in corner}) == 3
 
 
 @pytest.mark.parametrize(
