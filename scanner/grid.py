@@ -44,7 +44,7 @@ WORK_SIDE = 640
 
 _MIN_SIDE_FRACTION = 1 / 70  # smallest sticker side, as a fraction of the long side
 _MAX_AREA_FRACTION = 1 / 9  # largest sticker area, as a fraction of the frame
-_PITCH_RANGE = (1.0, 1.7)  # sticker pitch / sticker side (gaps from none to wide)
+_PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a checkerboard is 1.41
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 
 
@@ -428,7 +428,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     if not _plausible_quad(quad, lab.shape):
         return False
     lightness, chroma, _ = _cell_statistics(face_h, n, lab)
-    dark_neutral = (lightness < 0.45 * lightness.max()) & (chroma < 20)
+    dark_neutral = (lightness < 0.3 * lightness.max()) & (chroma < 10)
     if dark_neutral.sum() > max(1, n * n // 8):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
