@@ -37,9 +37,11 @@ def main() -> None:
         rates = []
         for _ in range(args.repeats):
             session = ScanSession()
+            previous = None
             start = time.perf_counter()
             for number in range(args.frames):
-                seen = observe(frames[(number // 10) % len(frames)])
+                seen = observe(frames[(number // 10) % len(frames)], previous=previous)
+                previous = seen[1] if seen else None
                 session.feed(seen[0] if seen else None)
             rates.append(args.frames / (time.perf_counter() - start))
         print(f"{width}x{height}: {statistics.median(rates):.1f} frames/s "

@@ -132,8 +132,10 @@ def scan(
         if headless:
             _emit(events, 0)
         try:
+            previous = None
             for number, frame in enumerate(source, start=1):
-                seen = observe(frame, size)
+                seen = observe(frame, size, previous=previous)
+                previous = seen[1] if seen else None
                 events = session.feed(seen[0] if seen else None)
                 if headless:
                     _emit(events, number)

@@ -20,7 +20,10 @@ _LETTERS = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "green": "G"
 
 
 def observe(
-    frame: np.ndarray, size: int | None = None, profile: Profile | None = None
+    frame: np.ndarray,
+    size: int | None = None,
+    profile: Profile | None = None,
+    previous: FaceDetection | None = None,
 ) -> tuple[FaceObservation, FaceDetection] | None:
     """The face in view, named, or None when no face is found (or a cell cannot be read).
 
@@ -32,12 +35,14 @@ def observe(
         N when known.
     profile
         Colour profile for naming.
+    previous
+        The last frame's detection: searched around first (the cheap tracking path).
 
     Returns
     -------
     (FaceObservation, FaceDetection) or None
     """
-    detection = detect_grid(frame, size)
+    detection = detect_grid(frame, size, previous)
     if detection is None:
         return None
     samples = sample_colors(frame, detection)
