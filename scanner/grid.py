@@ -308,11 +308,18 @@ def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, 
     low, high = coords.min(axis=0), coords.max(axis=0)
     largest = int((high - low + 1).max())
     sizes = [size] if size is not None else range(min(largest, 7), 1, -1)
+    # With N known, one stray match past the face's border is tolerated; guessing N, a
+    # lattice larger than the window is taken for a grid that goes on (tiles, keys).
+    sizes = [n for n in sizes if largest <= n + (size is not None)]
     cells = {tuple(c) for c in coords}
     for n in sizes:
         best = None
-        for ox in range(int(high[0]) - n + 1, int(low[0]) + 1):
-            for oy in range(int(high[1]) - n + 1, int(low[1]) + 1):
+        # Every placement of the n x n window that overlaps the stickers seen, whether the
+        # cluster is smaller than the window (a row not seen) or larger (a stray match).
+        xs = sorted((int(low[0]), int(high[0]) - n + 1))
+        ys = sorted((int(low[1]), int(high[1]) - n + 1))
+        for ox in range(xs[0], xs[1] + 1):
+            for oy in range(ys[0], ys[1] + 1):
                 inside = sum((ox + x, oy + y) in cells for x in range(n) for y in range(n))
                 if best is None or inside > best[0]:
                     best = (inside, np.array([ox, oy]))
