@@ -372,13 +372,23 @@ def read_face_photo(image: np.ndarray, source: str, size: int | None = None) -> 
     """
     detection = detect_grid(image, size)
     if detection is None:
-        raise BadInputError(
-            "no-face",
-            f"{source}: no cube face found; the face should fill a good part of the photo, "
-            "in focus, with all its stickers visible",
-        )
+        raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
     samples = sample_colors(image, detection)
     return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence)
+
+
+_NO_FACE_ADVICE = (
+    "the face should fill a good part of the photo, in focus, with all its stickers visible"
+)
+
+
+def _try_face(image: np.ndarray, source: str, size: int | None) -> FacePhoto | None:
+    try:
+        return read_face_photo(image, source, size)
+    except BadInputError as err:
+        if err.code != "no-face":
+            raise
+        return None
 
 
 def _majority_size(photos: Sequence[FacePhoto]) -> int:
@@ -415,11 +425,21 @@ def check_images(
         The report and, for drawing, the photos as read (in URFDLB order when named).
     """
     ordered = order_photos([Path(p) for p in paths])
-    photos = [read_face_photo(read_image(path), str(path), size) for path in ordered]
-    common = size or _majority_size(photos)
+    images = [read_image(path) for path in ordered]
+    found = [_try_face(image, str(path), size) for image, path in zip(images, ordered, strict=True)]
+    seen = [photo for photo in found if photo is not None]
+    if not seen:
+        raise BadInputError(
+            "no-face", "no cube face was found in any of the photos: " + _NO_FACE_ADVICE
+        )
+    # Photos missed or read at another size are read again knowing the cube's N: a
+    # detector that knows N tolerates more (a stray match, a hidden row).
+    common = size or _majority_size(seen)
     photos = [
-        p if len(p.lab) == common * common else read_face_photo(p.image, p.source, common)
-        for p in photos
+        photo
+        if photo is not None and len(photo.lab) == common * common
+        else read_face_photo(image, str(path), common)
+        for photo, image, path in zip(found, images, ordered, strict=True)
     ]
     report = cube_report(
         [p.lab for p in photos], [p.source for p in photos], orientation, profile, solve
