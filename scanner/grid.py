@@ -214,6 +214,23 @@ def _reduced(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return u, v
 
 
+def _one_per_cell(inliers: np.ndarray, coords: np.ndarray, error: np.ndarray) -> np.ndarray | None:
+    """The inliers, keeping the closest match where two fall on one lattice cell.
+
+    None when fewer than three remain, or when many cells are claimed twice: then the
+    lattice is too coarse (a sticker and its neighbour on one cell) and not a stray match.
+    """
+    best: dict[tuple[int, int], int] = {}
+    for index in inliers:
+        cell = (int(coords[index, 0]), int(coords[index, 1]))
+        if cell not in best or error[index] < error[best[cell]]:
+            best[cell] = index
+    kept = np.array(sorted(best.values()), dtype=int)
+    if len(kept) < 3 or len(inliers) - len(kept) > max(1, len(kept) // 8):
+        return None
+    return kept
+
+
 def _fit_lattice(centres: np.ndarray, sides: np.ndarray, seed: int, a: int, b: int):
     """Hypothesis from a seed and two neighbours; refined to a homography over its inliers."""
     u, v = _reduced(centres[a] - centres[seed], centres[b] - centres[seed])
@@ -227,11 +244,8 @@ def _fit_lattice(centres: np.ndarray, sides: np.ndarray, seed: int, a: int, b: i
     similar = np.abs(np.log(sides / sides[seed])) < np.log(1.8)
     for _ in range(3):
         coords, error = _lattice_coords(centres, homography)
-        inliers = np.flatnonzero((error < 0.22) & similar)
-        if len(inliers) < 3:
-            return None
-        # Two stickers on one lattice cell: the lattice is wrong (too coarse).
-        if len({tuple(c) for c in coords[inliers]}) < len(inliers):
+        inliers = _one_per_cell(np.flatnonzero((error < 0.22) & similar), coords, error)
+        if inliers is None:
             return None
         if np.linalg.matrix_rank(coords[inliers] - coords[inliers].mean(axis=0)) < 2:
             return None
