@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable
@@ -215,7 +216,13 @@ def _results(
         for folder in todo:
             yield _checked(check_folder, folder, out)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    # Fresh interpreters, not forks: OpenCV's and numba's thread pools in a forked copy
+    # of a process that has used them can deadlock.
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_interrupts,
+    )
     try:
         pending: set[Future] = {pool.submit(_checked, check_folder, f, out) for f in todo}
         while pending:

@@ -102,7 +102,9 @@ def test_cli_batch_over_the_tracker_cubes(realdata, tracker_cubes, tmp_path, tab
         shutil.copytree(folder_of(realdata, tracker_cubes[size]), root / f"cube{size}")
     (root / "broken").mkdir()
     (root / "broken" / "U.png").write_bytes(b"not an image")
-    result = CliRunner().invoke(main, ["batch", str(root), "--out", str(tmp_path / "out")])
+    # Two workers: forked copies of a process that ran OpenCV could deadlock (spawned now).
+    out = str(tmp_path / "out")
+    result = CliRunner().invoke(main, ["batch", str(root), "--out", out, "--jobs", "2"])
     assert result.exit_code == 1  # one unreadable cube
     rows = [
         json.loads(line) for line in (tmp_path / "out" / "report.jsonl").read_text().splitlines()
