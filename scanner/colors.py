@@ -24,8 +24,8 @@ from sklearn.cluster import KMeans
 
 from calibration.profile import Profile
 from scanner.colorspace import BRADFORD, BRADFORD_INV, adapt_lab, lab_to_xyz, xyz_to_lab
-from solver.cubie import corner_slots
 from solver.errors import BadInputError
+from solver.state import faces_from_dlb_corner
 
 FACES = "URFDLB"
 
@@ -447,39 +447,15 @@ def distance_margin(distances: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     return np.clip((nearest - own) / np.maximum(nearest + own, 1e-12), 0.0, 1.0)
 
 
-def _opposite_pairs_from_corners(labels: np.ndarray, size: int) -> dict[int, int] | None:
-    """Opposite colours are the pairs that never share a corner piece."""
-    together = np.zeros((6, 6), dtype=bool)
-    for corner in corner_slots(size):
-        colors = labels[list(corner)]
-        for a in colors:
-            together[a, colors] = True
-    opposite: dict[int, int] = {}
-    for a in range(6):
-        candidates = [b for b in range(6) if b != a and not together[a, b]]
-        if len(candidates) != 1:
-            return None
-        opposite[a] = candidates[0]
-    return opposite
-
-
 def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard: bool) -> list[str]:
     """Face letter of each cluster of an even cube (no fixed centres)."""
     if standard:
         return [STANDARD_FACE_OF_COLOR[name] for name in names]
-    # Orientation as scanned: the D-L-B corner piece fixes D, L and B; their opposites are
-    # U, R and F.
-    face_of = [""] * 6
-    d_index, b_index, l_index = corner_slots(size)[6]
-    opposite = _opposite_pairs_from_corners(labels, size)
-    for face, index in (("D", d_index), ("L", l_index), ("B", b_index)):
-        face_of[labels[index]] = face
-    if opposite is not None and len({labels[i] for i in (d_index, b_index, l_index)}) == 3:
-        for face, partner in (("D", "U"), ("L", "R"), ("B", "F")):
-            face_of[opposite[face_of.index(face)]] = partner
+    # Orientation as scanned: the corner at DLB names D, L and B, their opposites U, R, F.
+    mapping = faces_from_dlb_corner("".join(str(k) for k in labels), size)
+    face_of = [mapping.get(str(k), "") for k in range(6)]
     if sorted(face_of) != sorted(FACES):
         # Not a real cube (no consistent corners): name the remaining colours in order.
-        free = [f for f in FACES if f not in face_of]
         face_of = [f if f in FACES and face_of.count(f) == 1 else "" for f in face_of]
         free = [f for f in FACES if f not in face_of]
         face_of = [f if f else free.pop(0) for f in face_of]

@@ -74,19 +74,32 @@ STANDARD_SCHEME = {"W": "U", "R": "R", "G": "F", "Y": "D", "O": "L", "B": "B"}
 """Colour letter -> face of the standard (Western) colour scheme."""
 
 
-def _even_map(text: str, size: int, symbols: set[str]) -> dict[str, str]:
-    """Colour -> face for an even cube, which has no fixed centres to go by.
+def faces_from_dlb_corner(text: str, size: int) -> dict[str, str]:
+    """Symbol -> face for an even cube held as scanned, by the corner at DLB.
 
-    Face letters name themselves and the standard colour letters follow the standard
-    scheme; for any other alphabet the corner at DLB names D, L and B and the
-    opposite-colour pairs (colours never seen on one corner) name U, R and F.
+    The corner in the DLB slot names D, L and B; the colour that never shares a corner
+    with each of those (its opposite) names U, R and F. On a cube whose corners are not
+    consistent the map is partial: only what the rule could decide.
+
+    Parameters
+    ----------
+    text
+        6*N*N symbols in facelet order, six distinct symbols.
+    size
+        N (even).
+
+    Returns
+    -------
+    dict of str to str
+
+    Examples
+    --------
+    >>> sorted(faces_from_dlb_corner("aaaabbbbccccddddeeeeffff", 2).items())
+    [('a', 'U'), ('b', 'R'), ('c', 'F'), ('d', 'D'), ('e', 'L'), ('f', 'B')]
     """
-    if symbols <= set(FACES):
-        return {face: face for face in FACES}
-    if symbols <= set(STANDARD_SCHEME):
-        return dict(STANDARD_SCHEME)
     geo = cube_geometry(size)
     corners = [p for p in geo.pieces if p.kind == "corner"]
+    symbols = set(text)
     together: dict[str, set[str]] = {s: set() for s in symbols}
     for piece in corners:
         colours = {text[i] for i in piece.facelets}
@@ -94,16 +107,33 @@ def _even_map(text: str, size: int, symbols: set[str]) -> dict[str, str]:
             together[colour] |= colours
     dlb = next(p for p in corners if sorted(p.faces) == sorted("DLB"))
     mapping = {text[i]: face for i, face in zip(dlb.facelets, dlb.faces, strict=True)}
+    if len(mapping) < 3:
+        return {}
     for colour, face in list(mapping.items()):
         never = [other for other in symbols if other not in together[colour]]
-        if len(never) != 1 or never[0] in mapping:
-            raise BadInputError(
-                "bad-format",
-                "cannot tell which colour belongs on which face of this even cube (its "
-                "corners do not pair the colours into three opposite pairs); give the "
-                "state in face letters URFDLB instead",
-            )
-        mapping[never[0]] = OPPOSITE[face]
+        if len(never) == 1 and never[0] not in mapping:
+            mapping[never[0]] = OPPOSITE[face]
+    return mapping
+
+
+def _even_map(text: str, size: int, symbols: set[str]) -> dict[str, str]:
+    """Colour -> face for an even cube, which has no fixed centres to go by.
+
+    Face letters name themselves and the standard colour letters follow the standard
+    scheme; any other alphabet is placed by :func:`faces_from_dlb_corner`.
+    """
+    if symbols <= set(FACES):
+        return {face: face for face in FACES}
+    if symbols <= set(STANDARD_SCHEME):
+        return dict(STANDARD_SCHEME)
+    mapping = faces_from_dlb_corner(text, size)
+    if len(mapping) < len(symbols):
+        raise BadInputError(
+            "bad-format",
+            "cannot tell which colour belongs on which face of this even cube (its "
+            "corners do not pair the colours into three opposite pairs); give the "
+            "state in face letters URFDLB instead",
+        )
     return mapping
 
 
