@@ -32,11 +32,12 @@ import numpy as np
 
 from solver.geometry import FACES, cube_geometry, face_axes, face_normal
 from solver.moves import apply_moves, parse_moves, solved_facelets
+from solver.state import STANDARD_SCHEME as COLOUR_TO_FACE
 
 FACE_ORDER = FACES
 
 # Standard colour scheme: the letter of the face a colour belongs to -> colour letter.
-STANDARD_SCHEME = {"U": "W", "R": "R", "F": "G", "D": "Y", "L": "O", "B": "B"}
+STANDARD_SCHEME = {face: colour for colour, face in COLOUR_TO_FACE.items()}
 
 # Palettes: colour letter -> BGR as printed/moulded, before lighting.  Real cubes differ a lot,
 # so the detector must not depend on any one of them.
