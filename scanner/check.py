@@ -37,7 +37,7 @@ import numpy as np
 
 from calibration.profile import Profile
 from scanner.assemble import Assembly, assemble
-from scanner.colors import Classification, ColorInfo, classify
+from scanner.colors import Classification, ColorInfo, classify, colors_json
 from scanner.draw import annotate_face, draw_net, fills_from_names
 from scanner.grid import detect_grid
 from scanner.imageio import read_image
@@ -141,23 +141,9 @@ class CubeReport:
                 "size": self.size,
                 "facelets": self.facelets,
                 "read_facelets": self.read_facelets,
-                "colors": {
-                    face: {"name": info.name, "lab": [round(float(v), 2) for v in info.lab]}
-                    for face, info in self.colors.items()
-                },
+                "colors": colors_json(self.colors),
                 "confidence": [round(float(c), 3) for c in self.confidence],
-                "repairs": [
-                    {
-                        "position": r.position,
-                        "old": r.old,
-                        "new": r.new,
-                        "old_color": self.colors[r.old].name,
-                        "new_color": self.colors[r.new].name,
-                        "confidence": round(float(r.confidence), 3),
-                        "why": r.why,
-                    }
-                    for r in self.repairs
-                ],
+                "repairs": [r.to_dict(self.colors) for r in self.repairs],
                 "repair_note": self.repair_note,
                 "solution": None if self.solution is None else format_moves(self.solution),
                 "solution_note": self.solution_note,

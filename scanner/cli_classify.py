@@ -12,6 +12,7 @@ from rich.console import Console
 
 from calibration.profile import Profile, load_profile
 from scanner.colors import classify as classify_colors
+from scanner.colors import colors_json
 from scanner.colorspace import rgb_to_lab
 from scanner.repair import repair
 from solver import validate
@@ -94,22 +95,9 @@ def classification_json(lab, profile: Profile | None) -> tuple[dict, bool]:
             "size": result.size,
             "facelets": outcome.facelets,
             "read_facelets": result.facelets,
-            "colors": {
-                face: {"name": info.name, "lab": list(info.lab)}
-                for face, info in result.colors.items()
-            },
+            "colors": colors_json(result.colors),
             "confidence": [round(float(c), 3) for c in result.confidence],
-            "repairs": [
-                {
-                    "position": r.position,
-                    "index": r.index,
-                    "old": r.old,
-                    "new": r.new,
-                    "confidence": round(r.confidence, 3),
-                    "why": r.why,
-                }
-                for r in outcome.repairs
-            ],
+            "repairs": [r.to_dict(result.colors) for r in outcome.repairs],
             "repair_note": outcome.reason,
             "valid": report.valid,
         }

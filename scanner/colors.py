@@ -101,6 +101,20 @@ class ColorInfo:
     lab: tuple[float, float, float]
 
 
+def colors_json(colors: Mapping[str, ColorInfo]) -> dict:
+    """Face letter -> colour name and mean Lab, as the JSON reports carry them.
+
+    Examples
+    --------
+    >>> colors_json({"U": ColorInfo("white", (90.0, 0.123, -1.0))})
+    {'U': {'name': 'white', 'lab': [90.0, 0.12, -1.0]}}
+    """
+    return {
+        face: {"name": info.name, "lab": [round(float(v), 2) for v in info.lab]}
+        for face, info in colors.items()
+    }
+
+
 @dataclass(frozen=True, eq=False)
 class Classification:
     """Colour names of a whole cube.

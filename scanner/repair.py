@@ -10,12 +10,13 @@ never changed, so a twisted corner, flipped edge or swapped pair stays diagnosed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from scanner.colors import FACES, Classification
+from scanner.colors import FACES, Classification, ColorInfo
 from solver import validate
 
 #: Stickers above this confidence are never recoloured.
@@ -57,6 +58,19 @@ class Repair:
     new: str
     confidence: float
     why: str
+
+    def to_dict(self, colors: Mapping[str, ColorInfo]) -> dict:
+        """The JSON form of DESIGN.md's ``repairs`` entries, with the colours' names."""
+        return {
+            "position": self.position,
+            "index": self.index,
+            "old": self.old,
+            "new": self.new,
+            "old_color": colors[self.old].name,
+            "new_color": colors[self.new].name,
+            "confidence": round(float(self.confidence), 3),
+            "why": self.why,
+        }
 
 
 @dataclass(frozen=True)
