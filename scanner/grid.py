@@ -46,6 +46,11 @@ _MIN_SIDE_FRACTION = 1 / 70  # smallest sticker side, as a fraction of the long 
 _MAX_AREA_FRACTION = 1 / 9  # largest sticker area, as a fraction of the frame
 _PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a checkerboard is 1.41
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
+PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
+PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
+MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
+MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
+MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 
 
 @dataclass(frozen=True, eq=False)
@@ -449,8 +454,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     if not _plausible_quad(quad, lab.shape):
         return False
     lightness, chroma, _ = _cell_statistics(face_h, n, lab)
-    dark_neutral = (lightness < 0.3 * lightness.max()) & (chroma < 10)
-    if dark_neutral.sum() > max(1, n * n // 8):
+    if _shows_plastic(lightness, chroma):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
     ring = np.array([p for p in ring if min(p) < 0 or max(p) > n], float)
@@ -948,8 +952,10 @@ def _score_window(
     support[coords[:, 1], coords[:, 0]] = True
     if support.sum() < max(3, 0.6 * n * n) or (n == 2 and support.sum() < 4):
         return None
-    # Stickers smaller than this are texture, not a cube a camera could read.
-    if np.sqrt(abs(_polygon_area(quad))) / n < _MIN_PITCH:
+    # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
+    # much smaller than the frame.
+    face_side = np.sqrt(abs(_polygon_area(quad)))
+    if face_side / n < _MIN_PITCH or face_side < MIN_FACE_SHARE * min(lab.shape[:2]):
         return None
     if _grid_continues(homography, n, regions, lab.shape):
         return None
@@ -957,8 +963,11 @@ def _score_window(
     if cell_stats is None:
         return None
     lightness, chroma, spread = cell_stats
-    dark_neutral = (lightness < 0.45 * lightness.max()) & (chroma < 20)
-    if dark_neutral.sum() > max(1, n * n // 8):
+    if _shows_plastic(lightness, chroma):
+        return None
+    # Most cells are one flat colour (a finger or a glare spot may spoil a few); a window
+    # stretched over the background or the next face has textured cells.
+    if np.mean(spread < MAX_STICKER_SPREAD) < MIN_FLAT_SHARE:
         return None
     uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
     confidence = (0.55 + 0.45 * support) * uniform
@@ -1002,8 +1011,6 @@ def _grid_continues(
         & (predicted[:, 1] >= 0)
         & (predicted[:, 1] < height)
     )
-    if inside.mean() < 0.3:
-        return True  # cannot tell whether the grid ends: do not take the risk
     pitch = float(np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), 0)))
     pitch /= np.sqrt(2)
     tree = cKDTree(regions.centers)
@@ -1015,8 +1022,24 @@ def _grid_continues(
     # of background texture is not a continuation).
     cell_area = pitch * pitch
     similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
-    hits = close & similar
-    return bool(hits.sum() > max(1, 0.25 * len(ring)))
+    # Only ring cells inside the frame can show a continuation; a face filling the frame
+    # has none there, and is judged by its own cells.
+    hits = close & similar & inside
+    if hits.sum() > max(1, 0.25 * inside.sum()):
+        return True
+    # A board one row larger than the window continues along one side only.
+    along = [ring[:, 1] == -1, ring[:, 1] == n, ring[:, 0] == -1, ring[:, 0] == n]
+    return any(hits[side].sum() >= max(2, (n + 1) // 2) for side in along)
+
+
+def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
+    """True when more than one cell in eight is dark and grey: the grid sits on the plastic.
+
+    Only near-grey counts: a blue or green sticker in dim light is dark too, but keeps
+    some chroma, while black plastic stays grey under any colour cast.
+    """
+    plastic = (lightness < PLASTIC_LIGHTNESS * lightness.max()) & (chroma < PLASTIC_CHROMA)
+    return bool(plastic.sum() > max(1, lightness.size // 8))
 
 
 def _polygon_area(poly: np.ndarray) -> float:
