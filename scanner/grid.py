@@ -50,6 +50,7 @@ PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest 
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
+MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 
 
@@ -817,7 +818,14 @@ def _fit_face(
     if fit is None:
         return None
     homography, inliers = fit
+    # Stickers of the next face, seen edge-on, line up with the lattice too; in lattice
+    # units they are squashed, where this face's stickers are square.
+    inliers &= _lattice_aspect(homography, regions.centers[members], regions.whiten[members]) < (
+        MAX_LATTICE_ASPECT
+    )
     coords, members = coords[inliers], members[inliers]
+    if len(members) < 3:
+        return None
     lo = coords.min(axis=0)
     extent = coords.max(axis=0) - lo + 1
     if extent.max() > 7 or len(members) < 3:
@@ -863,6 +871,21 @@ def _best_window(coords, homography, regions, lab, size, best):
                 if best is None or key > (best[0], best[1][0]):
                     best = (objective, result)
     return best
+
+
+def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
+    """Elongation of each region's shape mapped into lattice units (1 for a square)."""
+    inverse = np.linalg.inv(homography)
+    step = 0.5
+    here = _warp(centres, inverse)
+    # Jacobian of image -> lattice at each centre, by finite differences.
+    jx = (_warp(centres + np.array([step, 0.0]), inverse) - here) / step
+    jy = (_warp(centres + np.array([0.0, step]), inverse) - here) / step
+    jacobian = np.stack([jx, jy], axis=-1)
+    # whiten maps the region's shape to a unit square: its shape matrix is whiten^-1.
+    shape = jacobian @ np.linalg.inv(whiten)
+    singular = np.linalg.svd(shape, compute_uv=False)
+    return singular[:, 0] / np.maximum(singular[:, 1], 1e-9)
 
 
 def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
