@@ -52,6 +52,9 @@ MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
+SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its two cells
+MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
+# are a board, not a cube
 
 
 @dataclass(frozen=True, eq=False)
@@ -432,7 +435,7 @@ def detect_grid(
             return tracked
     found = _lattice_faces(image, size, max_faces=1)
     if found:
-        return found[0]
+        return None if _is_board(image, found[0]) else found[0]
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         image
@@ -1063,6 +1066,68 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
     """
     plastic = (lightness < PLASTIC_LIGHTNESS * lightness.max()) & (chroma < PLASTIC_CHROMA)
     return bool(plastic.sum() > max(1, lightness.size // 8))
+
+
+def _is_board(image: np.ndarray, detection: FaceDetection) -> bool:
+    """True for a board game pattern: two colours alternating, with no seams between cells.
+
+    A cube face in the checkerboard pattern still shows the plastic (or the seams of a
+    stickerless cube) between its stickers; they are looked for at full resolution.
+    """
+    n = detection.size
+    inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
+    offsets = np.stack(np.meshgrid(inner, inner), -1).reshape(-1, 2)
+    cols, rows = np.meshgrid(np.arange(n), np.arange(n))
+    points = (np.stack([cols, rows], -1).reshape(-1, 1, 2) + offsets).reshape(-1, 2)
+    samples = _sample(image, _warp(points, detection.homography)).reshape(n * n, -1, 3)
+    cells = np.median(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1)
+    parity = ((cols + rows) % 2).ravel().astype(bool)
+    groups = [cells[parity], cells[~parity]]
+    centres = [np.median(group, axis=0) for group in groups]
+    # Most cells of each group share its colour (objects or the board edge may cover some).
+    two_colours = all(
+        np.mean(np.linalg.norm(group - centre, axis=1) < 12) >= 0.6
+        for group, centre in zip(groups, centres, strict=True)
+    )
+    if not two_colours or np.linalg.norm(centres[0] - centres[1]) < 25:
+        return False
+    return _seam_share(image, detection) < MIN_SEAM_SHARE
+
+
+def _sample(image: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``image`` at ``points`` (K, 2), shape (K, 1) or (K, 1, channels)."""
+    count = len(points)
+    width = 1024  # remap maps are limited to 32767 rows: lay the points out in rows
+    xy = np.zeros((-(-count // width) * width, 2), np.float32)
+    xy[:count] = points
+    sampled = cv2.remap(
+        image, xy.reshape(-1, width, 2), None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return sampled.reshape(-1, 1, *sampled.shape[2:])[:count]
+
+
+def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
+    """Share of neighbouring cell pairs with a line darker than both cells between them."""
+    n = detection.size
+    cell_px = _cell_width(detection.centres)
+    # Sample finer than a pixel, so a one-pixel seam cannot fall between two samples.
+    across = np.linspace(-0.5, 0.5, int(np.clip(2 * cell_px, 21, 401)) | 1)
+    lines = np.array([0.3, 0.5, 0.7])
+    points = []
+    for line in range(n):
+        for step in range(n - 1):
+            # Across the boundary after cell ``step``, along row (then column) ``line``.
+            pts = np.stack(np.broadcast_arrays(step + 1 + across[None], line + lines[:, None]), -1)
+            points += [pts, pts[..., ::-1]]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    values = _sample(gray, _warp(np.array(points).reshape(-1, 2), detection.homography))
+    profile = np.median(values.reshape(len(points), len(lines), len(across)).astype(float), axis=1)
+    outer = np.abs(across) > 0.2
+    middle = np.abs(across) <= 0.1
+    left, right = profile[:, outer & (across < 0)], profile[:, outer & (across > 0)]
+    sides = np.minimum(np.median(left, axis=1), np.median(right, axis=1))
+    dip = (sides - profile[:, middle].min(axis=1)) / np.maximum(sides, 1.0)
+    return float((dip > SEAM_DIP).mean())
 
 
 def _polygon_area(poly: np.ndarray) -> float:

@@ -43,7 +43,7 @@ def test_hard_rendered_scenes_set_rate() -> None:
     for index in range(40):
         image, truth = render_scene(random_scene_spec(rng, [2, 3, 4, 5][index % 4]))
         hits.append(_matches(detect_grid(image), truth))
-    assert np.mean(hits) >= 0.6, np.mean(hits)
+    assert np.mean(hits) >= 0.8, np.mean(hits)
 
 
 def test_known_size_is_respected() -> None:
@@ -89,6 +89,61 @@ def test_tracking_path_follows_a_moving_face() -> None:
     assert first is not None
     tracked = detect_grid(image, size=3, previous=first)
     assert _matches(tracked, truth)
+
+
+def _drawn_face(colours: list[list[tuple[int, int, int]]], cell: int, gap: int, margin: int):
+    """A flat face drawn on a grey table: cells of ``cell`` px with ``gap`` px black seams."""
+    n = len(colours)
+    side = n * cell + 2 * margin
+    image = np.full((side, side, 3), 120, np.uint8)
+    for row in range(n):
+        for col in range(n):
+            x, y = margin + col * cell, margin + row * cell
+            image[y : y + cell, x : x + cell] = 20
+            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colours[row][col]
+    return image
+
+
+def test_a_face_filling_the_frame_is_found() -> None:
+    # Its outer ring of cells lies outside the image: nothing there can say "the grid goes on".
+    spec = random_scene_spec(
+        np.random.default_rng(11), 2, resolution=(640, 480), hard=False, scale_range=(0.9, 0.9)
+    )
+    image, truth = render_scene(spec)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_dark_stickers_in_dim_light_are_not_plastic() -> None:
+    navy, green, red = (60, 25, 15), (30, 60, 20), (25, 20, 70)
+    colours = [[navy, green, navy], [red, navy, green], [navy, red, navy]]
+    detection = detect_grid(_drawn_face(colours, cell=60, gap=4, margin=80))
+    assert detection is not None and detection.size == 3
+
+
+def test_a_checkerboard_is_not_a_face_but_a_checkerboard_pattern_cube_is() -> None:
+    light, dark = (200, 230, 240), (40, 90, 30)  # cream and dark green, as boards are
+    board = [[light if (r + c) % 2 else dark for c in range(7)] for r in range(7)]
+    # No seams between the squares: a board game.
+    assert detect_grid(_drawn_face(board, cell=40, gap=0, margin=60)) is None
+    # The same two colours on a cube, with the plastic between the stickers: a face.
+    red, orange = (40, 40, 200), (40, 140, 240)
+    pattern = [[red if (r + c) % 2 == 0 else orange for c in range(3)] for r in range(3)]
+    detection = detect_grid(_drawn_face(pattern, cell=70, gap=5, margin=90))
+    assert detection is not None and detection.size == 3
+
+
+def test_the_next_face_seen_edge_on_does_not_add_a_row() -> None:
+    # Tilted views show a strip of the neighbouring face's stickers along one border; they
+    # line up with the lattice but are squashed in it, so N stays right.
+    rng = np.random.default_rng(21)
+    hits = []
+    for index in range(40):
+        spec = random_scene_spec(rng, [3, 4, 5][index % 3], resolution=(800, 600), hard=False)
+        image, truth = render_scene(spec)
+        if truth.front_tilt_deg < 20:
+            continue
+        hits.append(_matches(detect_grid(image), truth))
+    assert len(hits) >= 10 and np.mean(hits) >= 0.9, hits
 
 
 def test_no_cube_scenes_are_mostly_empty() -> None:
