@@ -7,9 +7,10 @@ refined under the balance constraint that each of the six colours has exactly N*
 white-balanced by its own white cluster between rounds. Each sticker gets the log-likelihood
 of every colour and a confidence (posterior margin between its colour and the runner-up).
 
-One face (:func:`name_face_colors`): hue-based naming of the face's stickers jointly, with a
-white point estimated from the face itself and a red/orange boundary placed in the face's own
-hue gap (or the colours of a calibration profile).
+One face (:func:`name_face_colors`): the face's stickers are named jointly under a two-level
+model (each colour's centre in this photo varies around a reference; stickers of one colour
+on one face agree closely), with a white point estimated from the face itself (or the
+colours of a calibration profile).
 """
 
 from __future__ import annotations
@@ -52,35 +53,51 @@ STANDARD_FACE_OF_COLOR = MappingProxyType(
 # Lightness varies with shading and exposure far more than hue does, so it counts half.
 _L_WEIGHT = 1.0
 # After white balance, a colour whose hue is farther than this (degrees) from its palette
-# colour, or a "colour" with less chroma than _MIN_CHROMA, means a non-standard scheme.
+# colour, or a "colour" with less chroma than _MIN_CHROMA, does not match the standard scheme.
+# One such colour is tolerated (a lamp or sensor cast that turns green teal): the scheme is
+# still standard when the other five match and the odd one is a distinct, chromatic colour
+# within _CAST_MAX_HUE of its palette hue. Two or more odd colours (or a colour clipped to
+# white) mean a non-standard scheme.
 _STANDARD_MAX_HUE = 40.0
 _MIN_CHROMA = 12.0
+_CAST_MAX_HUE = 120.0
 # Floor of the per-colour spread (ΔE): stops a tight cluster from claiming certainty.
 _MIN_SPREAD = 2.5
-# Single-face naming works on hue, chroma and lightness. Hue centre and width (degrees) of each
-# colour, in PALETTE_NAMES order (white's entries are unused): the hue range that sticker
-# plastics of common cube brands (official, bright, stickerless) take in a camera's sRGB,
-# rendered under 2700..7500 K with an imperfect auto white balance (scanner.colorsim). Orange
-# and red are narrow because they are only ~20 degrees apart; green and blue vary by brand.
-_HUE_CENTRE = np.array([0.0, 100.0, 28.0, 53.0, 145.0, 265.0])
-_HUE_WIDTH = np.array([1.0, 12.0, 9.0, 9.0, 20.0, 25.0])
+# Single-face naming: a two-level model of one photo's stickers. Each chromatic colour
+# (yellow, red, orange, green, blue) has, in this photo, a centre in hue (degrees) and in
+# lightness relative to the white point; that centre varies from photo to photo (camera,
+# light, cube brand: _FACE_* prior means and SDs), while stickers of one colour on one face
+# agree closely (_STICKER_* SDs, plus hue noise that grows as chroma falls). Measured on the
+# labelled real faces (median per-face centre, spread of centres, spread within a face) and
+# widened for cameras not in that set.
+_CHROMATIC = (1, 2, 3, 4, 5)  # PALETTE_NAMES indices of the chromatic colours
+_FACE_HUE = np.array([101.0, 30.0, 49.0, 146.0, 276.0])
+_FACE_HUE_SD = np.array([8.0, 8.0, 8.0, 12.0, 20.0])
+_FACE_L = np.array([0.96, 0.53, 0.71, 0.72, 0.48])
+_FACE_L_SD = np.array([0.15, 0.15, 0.15, 0.15, 0.15])
+_STICKER_HUE_SD = 3.0
+# Hue noise of a sticker (degrees) is about this divided by its chroma (ΔE noise ~3 in a, b).
+_HUE_NOISE = 170.0
+_STICKER_L_SD = 0.3
 # Below this chroma a hue means little: a colour pays for missing chroma, white for having it
-# (scale _WHITE_CHROMA), and white is also expected to be light (below _WHITE_MIN_L it pays).
+# (scale _WHITE_CHROMA), and white also pays when it is much darker than the face's white
+# point (a printed logo cap is white with black print, so only gently).
 _MIN_COLOUR_CHROMA = 18.0
+# Offset of white's cost against the chromatic colours' marginal likelihoods (-2 log units).
+_WHITE_OFFSET = 1.0
 _WHITE_CHROMA = 10.0
-_WHITE_MIN_L = 55.0
+_WHITE_MIN_L = 0.45
 # A sticker at most this chromatic (and at least half as light as the face's lightest) may be
 # the white one and so define the scene's white point.
 _MAX_WHITE_CHROMA = 30.0
 # Prior on the light's cast (standard deviations of the white point's a and b): casts of real
 # lights lie along the blue-yellow (b) axis of the Planckian locus, hardly along a.
 _CAST_SD = np.array([8.0, 20.0])
-# Red vs orange: default hue boundary, moved into a gap of at least _RED_ORANGE_GAP degrees
-# between the face's own warm stickers when one lies within _RED_ORANGE_REACH of it (the
-# face's reds and oranges seen side by side under the same light).
-_RED_ORANGE_HUE = 40.0
-_RED_ORANGE_GAP = 3.0
-_RED_ORANGE_REACH = 8.0
+# Naming sweeps over the stickers (each sweep moves every sticker to its best colour given
+# the others; the joint cost never rises, so a few sweeps reach a fixed point).
+_NAMING_SWEEPS = 4
+# Lightness of white assumed when no sticker of the face is taken as the white one.
+_DEFAULT_WHITE_L = 70.0
 # Degrees of freedom of the Student-t sticker likelihood.
 _DOF = 4.0
 
@@ -329,10 +346,34 @@ def _cluster(features: np.ndarray, size: int) -> np.ndarray:
             spread = spread[linear_sum_assignment(_squared_distances(features[fixed], spread))[1]]
         starts.append(spread)
     results = [_balanced_kmeans(features, seeds, per_face, fixed) for seeds in starts]
+    results = [_reseat_centres(features, labels, per_face, fixed) for labels in results]
     if len(results) == 1:
         return results[0]
     scores = [_objective(features, labels) for labels in results]
     return results[int(np.argmax(scores))]
+
+
+def _reseat_centres(
+    features: np.ndarray, labels: np.ndarray, per_face: int, fixed: np.ndarray
+) -> np.ndarray:
+    """Give each centre sticker the group of other stickers it fits best, jointly.
+
+    Clustering seeded from the centres can settle with two centres in each other's groups
+    (a glared orange centre that reads closer to the reds seeds the orange cluster with the
+    reds). The optimal assignment of the six centres to the six groups of non-centre
+    stickers (by squared distance to each group's mean) undoes that; the labels are then
+    refined again from the reassigned groups.
+    """
+    if not fixed.size:
+        return labels
+    movable = np.ones(labels.size, dtype=bool)
+    movable[fixed] = False
+    groups = np.stack([features[movable & (labels == k)].mean(axis=0) for k in range(6)])
+    group_of_centre = linear_sum_assignment(_squared_distances(features[fixed], groups))[1]
+    if np.array_equal(group_of_centre, np.arange(6)):
+        return labels
+    # Group group_of_centre[k] belongs with centre k, i.e. to cluster k.
+    return _balanced_kmeans(features, groups[group_of_centre], per_face, fixed)
 
 
 def _classify_with_profile(
@@ -374,9 +415,11 @@ def _hue_cost(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
 def _palette_fit(means: np.ndarray) -> tuple[np.ndarray, bool, int]:
     """Match six cluster means to the palette, trying each cluster as the scene's white.
 
-    Returns the palette index of each cluster, whether the match is plausible for the
+    Returns the palette index of each cluster (an optimal assignment of clusters to palette
+    colours, by hue after balancing to the white), whether the match is plausible for the
     standard scheme (every colour within _STANDARD_MAX_HUE degrees of its palette hue and
-    clearly chromatic), and the index of the cluster taken as white.
+    clearly chromatic, except at most one colour distorted by a cast), and the
+    index of the cluster taken as white.
     """
     best: tuple[float, np.ndarray, bool, int] | None = None
     for white in range(6):
@@ -395,9 +438,11 @@ def _palette_fit(means: np.ndarray) -> tuple[np.ndarray, bool, int]:
             assignment[rows] = cols
             hue_gap = _hue_cost(balanced, PALETTE_LAB)[np.arange(6), assignment]
             hue_gap -= 0.5 * np.abs(balanced[:, 0] - PALETTE_LAB[assignment, 0])
-            chroma = np.hypot(balanced[others, 1], balanced[others, 2])
-            plausible = bool(
-                hue_gap[others].max() <= _STANDARD_MAX_HUE and chroma.min() >= _MIN_CHROMA
+            chroma = np.hypot(balanced[:, 1], balanced[:, 2])
+            matches = (hue_gap <= _STANDARD_MAX_HUE) & (chroma >= _MIN_CHROMA)
+            odd = np.flatnonzero(others & ~matches)
+            plausible = odd.size == 0 or (
+                odd.size == 1 and hue_gap[odd[0]] <= _CAST_MAX_HUE and chroma[odd[0]] >= _MIN_CHROMA
             )
             best = (total, assignment, plausible, white)
     assert best is not None
@@ -596,48 +641,111 @@ def _lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-def _naming_costs(lab: np.ndarray) -> np.ndarray:
-    """Cost (squared standard scores) of naming each sticker each colour, PALETTE_NAMES order.
+def _class_cost(
+    weight: np.ndarray, first: np.ndarray, second: np.ndarray, prior_var: np.ndarray
+) -> np.ndarray:
+    """-2 log marginal likelihood of each colour's stickers in one feature (sufficient stats).
 
-    A colour costs its squared hue distance in units of its hue width, plus a penalty when the
-    sticker is too pale for its hue to mean anything; white costs its chroma and darkness.
-    Lightness and chroma otherwise do not count: shading, glare and exposure move them far
-    more than they move hue.
+    Stickers x_i (noise variance 1/w_i) of one colour scatter around the photo's centre of
+    that colour, which itself lies N(0, prior_var) from the colour's reference (features are
+    offsets from it). ``weight``, ``first``, ``second`` are sums of w, w*x and w*x^2 per
+    colour; an empty colour costs nothing.
     """
-    lightness, chroma, hue = _lch(lab)
-    hue_gap = np.abs((hue[:, None] - _HUE_CENTRE[None, :] + 180.0) % 360.0 - 180.0)
+    present = weight > 0
+    safe = np.where(present, weight, 1.0)
+    spread = prior_var + 1.0 / safe
+    cost = second - first**2 / safe + np.log(safe * spread) + (first / safe) ** 2 / spread
+    return np.where(present, cost, 0.0)
+
+
+def _joint_naming(balanced: np.ndarray, white_l: float) -> tuple[np.ndarray, float, np.ndarray]:
+    """Name one face's balanced stickers jointly: labels, total cost, per-colour move costs.
+
+    Minimises the face's joint cost (white stickers each pay their chroma and darkness; each
+    chromatic colour pays the marginal likelihood of its stickers' hue and relative lightness
+    under the two-level model) by moving one sticker at a time to its best colour.
+    """
+    lightness, chroma, hue = _lch(balanced)
+    count = balanced.shape[0]
+    hue_offset = (hue[:, None] - _FACE_HUE[None, :] + 180.0) % 360.0 - 180.0
+    light_offset = (lightness / max(white_l, 1e-6))[:, None] - _FACE_L[None, :]
+    hue_weight = 1.0 / (_STICKER_HUE_SD**2 + (_HUE_NOISE / np.maximum(chroma, 1.0)) ** 2)
+    light_weight = 1.0 / _STICKER_L_SD**2
+    # Per-sticker costs that do not depend on the other stickers, PALETTE_NAMES order.
+    own = np.empty((count, 6))
     pale = np.maximum(0.0, _MIN_COLOUR_CHROMA - chroma) / (_MIN_COLOUR_CHROMA / 3.0)
-    cost = (hue_gap / _HUE_WIDTH[None, :]) ** 2 + pale[:, None] ** 2
-    cost[:, 0] = (chroma / _WHITE_CHROMA) ** 2 + (
-        np.maximum(0.0, _WHITE_MIN_L - lightness) / 10.0
-    ) ** 2
-    return cost
+    own[:, 1:] = (pale**2)[:, None]
+    own[:, 0] = (
+        (chroma / _WHITE_CHROMA) ** 2
+        + (np.maximum(0.0, _WHITE_MIN_L - lightness / max(white_l, 1e-6)) / 0.15) ** 2
+        + _WHITE_OFFSET
+    )
+    # Sufficient statistics per sticker and chromatic colour: (count, 5) each.
+    stats = np.stack(
+        [
+            np.broadcast_to(hue_weight[:, None], hue_offset.shape),
+            hue_weight[:, None] * hue_offset,
+            hue_weight[:, None] * hue_offset**2,
+            np.full(light_offset.shape, light_weight),
+            light_weight * light_offset,
+            light_weight * light_offset**2,
+        ]
+    )
+    hue_var, light_var = _FACE_HUE_SD**2, _FACE_L_SD**2
+
+    def colour_costs(totals: np.ndarray) -> np.ndarray:
+        return _class_cost(*totals[:3], hue_var) + _class_cost(*totals[3:], light_var)
+
+    labels = (own + _independent_costs(stats, hue_var, light_var)).argmin(axis=1)
+    member = labels[:, None] == np.array(_CHROMATIC)[None, :]
+    totals = np.einsum("sik,ik->sk", stats, member)
+    base = colour_costs(totals)
+    moves = np.zeros((count, 6))
+    for _ in range(_NAMING_SWEEPS):
+        changed = False
+        for i in range(count):
+            own_stats = stats[:, i, :]
+            current = labels[i]
+            without = totals - own_stats * member[i][None, :]
+            base_without = colour_costs(without)
+            with_i = colour_costs(without + own_stats)
+            # Cost of the face with sticker i given each colour (white: its own cost only).
+            chromatic = base_without.sum() - base_without + with_i + own[i, 1:]
+            moves[i, 0] = base_without.sum() + own[i, 0]
+            moves[i, 1:] = chromatic
+            best = int(moves[i].argmin())
+            if best != current and moves[i, best] < moves[i, current] - 1e-9:
+                labels[i] = best
+                member[i] = np.array(_CHROMATIC) == best
+                totals = without + own_stats * member[i][None, :]
+                changed = True
+        if not changed:
+            break
+    base = colour_costs(totals)
+    total = float(base.sum() + own[np.arange(count), labels].sum())
+    return labels, total, moves - moves.min(axis=1, keepdims=True)
 
 
-def _split_red_orange(lab: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    """Re-decide red vs orange for a face's warm stickers from their own hue gap.
+def _independent_costs(stats: np.ndarray, hue_var: np.ndarray, light_var: np.ndarray) -> np.ndarray:
+    """Each sticker's chromatic cost as if it were its colour's only sticker (a first guess)."""
+    return np.column_stack(
+        [np.zeros(stats.shape[1])]
+        + [
+            _class_cost(*stats[:3, :, k], hue_var[k]) + _class_cost(*stats[3:, :, k], light_var[k])
+            for k in range(stats.shape[2])
+        ]
+    )
 
-    Reds and oranges of one cube under one light differ in hue by a few degrees only, and
-    which few degrees depends on the cube and camera; but side by side they form two groups.
-    The boundary is the default hue unless the face's warm stickers have a clear gap near
-    it, in which case the boundary moves into that gap.
-    """
-    red, orange = PALETTE_NAMES.index("red"), PALETTE_NAMES.index("orange")
-    warm = np.flatnonzero((chosen == red) | (chosen == orange))
-    if warm.size == 0:
-        return chosen
-    hue = _lch(lab[warm])[2]
-    hue = np.where(hue > 300.0, hue - 360.0, hue)  # a purplish red sits just below 0
-    boundary = _RED_ORANGE_HUE
-    ordered = np.sort(hue)
-    gaps = np.diff(ordered)
-    middles = 0.5 * (ordered[1:] + ordered[:-1])
-    usable = (gaps >= _RED_ORANGE_GAP) & (np.abs(middles - _RED_ORANGE_HUE) <= _RED_ORANGE_REACH)
-    if usable.any():
-        boundary = middles[np.argmax(np.where(usable, gaps, -1.0))]
-    chosen = chosen.copy()
-    chosen[warm] = np.where(hue < boundary, red, orange)
-    return chosen
+
+def _posterior_margin(move_costs: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Posterior probability of the chosen colour minus the runner-up's, from -2 log costs."""
+    weights = np.exp(-0.5 * (move_costs - move_costs.min(axis=1, keepdims=True)))
+    posterior = weights / weights.sum(axis=1, keepdims=True)
+    rows = np.arange(move_costs.shape[0])
+    own = posterior[rows, chosen]
+    others = posterior.copy()
+    others[rows, chosen] = -np.inf
+    return np.clip(own - others.max(axis=1), 0.0, 1.0)
 
 
 def name_face_colors(lab_samples: object, profile: Profile | None = None) -> FaceColors:
@@ -645,12 +753,15 @@ def name_face_colors(lab_samples: object, profile: Profile | None = None) -> Fac
 
     Without a profile, the face is named jointly. Its white point is chosen among "no cast"
     and each sticker bright and pale enough to be the white one (Bradford adaptation to it),
-    by the total naming cost of the face's stickers plus a prior on the cast (casts lie along
-    the blue-yellow axis). Each sticker's cost per colour is its hue distance from the
-    colour's hue range (chroma and lightness count only for white and for very pale
-    stickers, since shading and glare move them). Red and orange are then separated at the
-    face's own hue gap when there is one near the default boundary. With a profile, each
-    sticker gets the profile colour of smallest Mahalanobis distance.
+    by the face's total naming cost plus a prior on the cast (casts lie along the blue-yellow
+    axis). The naming cost is a two-level model: each chromatic colour has, in this photo, a
+    centre in hue and in lightness relative to the white point, which varies from photo to
+    photo around a reference; stickers of one colour on one face scatter only a little around
+    it (more when they are pale, since their hue is then noisy). So stickers are named
+    together: a face's reds and oranges separate where they differ from each other, whatever
+    the camera's exact hues. White stickers pay for chroma and for being much darker than the
+    white point. With a profile, each sticker gets the profile colour of smallest
+    Mahalanobis distance.
 
     Parameters
     ----------
@@ -662,7 +773,8 @@ def name_face_colors(lab_samples: object, profile: Profile | None = None) -> Fac
     Returns
     -------
     FaceColors
-        Colour name per sticker, confidence per sticker (distance margin), white point used.
+        Colour name per sticker, confidence per sticker (posterior margin; distance margin with
+        a profile), white point used.
 
     Raises
     ------
@@ -695,23 +807,22 @@ def name_face_colors(lab_samples: object, profile: Profile | None = None) -> Fac
     # White-point hypotheses: no cast (the camera balanced the light), or any sticker pale
     # and light enough to be the white one; each pays the prior on its cast.
     pale = (chroma <= _MAX_WHITE_CHROMA) & (lightness >= 0.5 * lightness.max())
-    candidates = [None, *lab[pale]]
     best: tuple[float, np.ndarray, np.ndarray, np.ndarray] | None = None
-    for white in candidates:
+    for white in [None, *lab[pale]]:
         if white is None:
-            balanced, prior, white = lab, 0.0, np.array([lightness.max(), 0.0, 0.0])
+            # No sticker taken as white: the camera's exposure puts white at least this light.
+            white_l = max(float(lightness.max()), _DEFAULT_WHITE_L)
+            balanced, prior, white = lab, 0.0, np.array([white_l, 0.0, 0.0])
         else:
             balanced = adapt_lab(lab, white)
             prior = float(np.sum((white[1:] / _CAST_SD) ** 2))
-        cost = _naming_costs(balanced)
-        total = float(cost.min(axis=1).sum()) + prior
-        if best is None or total < best[0]:
-            best = (total, cost, balanced, white)
+        labels, total, moves = _joint_naming(balanced, float(white[0]))
+        if best is None or total + prior < best[0]:
+            best = (total + prior, labels, moves, white)
     assert best is not None
-    _, cost, balanced, white = best
-    chosen = _split_red_orange(balanced, cost.argmin(axis=1))
+    _, chosen, moves, white = best
     return FaceColors(
         names=tuple(PALETTE_NAMES[c] for c in chosen),
-        confidence=distance_margin(np.sqrt(cost), chosen),
+        confidence=_posterior_margin(moves, chosen),
         white_lab=(float(white[0]), float(white[1]), float(white[2])),
     )

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from calibration.profile import Profile
 from scanner.assemble import check_partial, rotate_face
 from scanner.check import cube_report
 from solver.errors import BadInputError, CubescanError
-from solver.geometry import OPPOSITE
+from solver.geometry import FACES, OPPOSITE
 from solver.state import STANDARD_SCHEME
 
 SESSION_VERSION = 1
@@ -122,16 +123,21 @@ class ScanSession:
     stable_frames
         Consecutive frames with the same reading and a still face needed to capture.
     max_motion
-        Largest corner movement between frames, as a fraction of the face's size,
-        that still counts as held still.
+        Largest movement of the face's middle between frames, as a fraction of the
+        face's size, that still counts as held still.
+    profile
+        Colour profile for naming the whole cube's colours at the end.
     """
 
     stable_frames: int = 5
     max_motion: float = 0.04
+    profile: Profile | None = None
     captured: dict[str, CapturedFace] = field(default_factory=dict)
     report: object | None = None
     _streak: list[FaceObservation] = field(default_factory=list)
-    _shown: str | None = None  # key of the captured face still in view (not captured again)
+    # Key of the face last held still: holding it longer, or losing it from view for a
+    # moment, is not news; showing it again after another face is.
+    _shown: str | None = None
 
     # ------------------------------------------------------------------ the loop
 
@@ -162,13 +168,10 @@ class ScanSession:
             return []
         if observation is None or not self._steady(observation):
             self._streak = [observation] if observation is not None else []
-            if observation is None or self._key(observation) != self._shown:
-                self._shown = None
             return []
         self._streak.append(observation)
-        key = self._key(observation)
-        if len(self._streak) < self.stable_frames or key == self._shown:
-            return []
+        if len(self._streak) != self.stable_frames:
+            return []  # not steady long enough yet, or already dealt with
         return self._capture(observation, force=False)
 
     def capture_now(self) -> list[SessionEvent]:
@@ -204,6 +207,8 @@ class ScanSession:
         """Which face this is: on odd cubes the captured face with the same centre colour as
         measured (not as named: two centres can get one name under hard light), else the
         centre's colour name; on even cubes the captured face with the same stickers."""
+        if self.size is not None and observation.size != self.size:
+            return f"a {observation.size}x{observation.size} face"
         if observation.size % 2:
             middle = len(observation.colors) // 2
             centre = observation.lab[middle]
@@ -227,17 +232,21 @@ class ScanSession:
         if not self._streak:
             return True
         last = self._streak[-1]
-        if last.colors != observation.colors or last.size != observation.size:
+        if last.size != observation.size or not _same_face(
+            last.colors, observation.colors, observation.size
+        ):
             return False
         if last.quad is None or observation.quad is None:
             return True
+        # The face's middle, not its corners: a fitted corner jitters by several percent
+        # from frame to frame where a finger covers a sticker, the middle barely moves.
+        # (Corner order may also flip for a face held near 45 degrees.)
         extent = np.ptp(last.quad, axis=0).max()
-        motion = np.abs(np.asarray(observation.quad) - np.asarray(last.quad)).max()
+        motion = np.linalg.norm(np.mean(observation.quad, axis=0) - np.mean(last.quad, axis=0))
         return bool(motion <= self.max_motion * max(extent, 1.0))
 
     def _capture(self, observation: FaceObservation, force: bool) -> list[SessionEvent]:
         key = self._key(observation)
-        self._shown = key
         size = observation.size
         if self.captured and self.size != size:
             return [
@@ -250,9 +259,21 @@ class ScanSession:
                 )
             ]
         earlier = self.captured.get(key)
+        shown_before, self._shown = self._shown, key
         if earlier is not None and not force:
             if _same_face(earlier.colors, observation.colors, size):
-                return []
+                if key == shown_before:
+                    return []  # still (or again) in view since it was captured
+                # Shown again after another face: the user has lost track; say so at once.
+                return [
+                    SessionEvent(
+                        "conflict",
+                        f"{self._describe(key)} is captured already (shown twice)",
+                        key,
+                        {"code": "face-repeated"},
+                    ),
+                    self._need_face(),
+                ]
             return [
                 SessionEvent(
                     "conflict",
@@ -344,7 +365,9 @@ class ScanSession:
     def _finish(self) -> list[SessionEvent]:
         faces = list(self.captured.values())
         try:
-            report = cube_report([f.lab for f in faces], sources=[f.key for f in faces])
+            report = cube_report(
+                [f.lab for f in faces], sources=[f.key for f in faces], profile=self.profile
+            )
         except CubescanError as err:
             return [
                 SessionEvent(
@@ -356,6 +379,35 @@ class ScanSession:
         self.report = report
         verdict = "solvable" if report.valid else "not solvable: " + report.validation.summary
         return [SessionEvent("done", f"all six faces read: {verdict}", data=report.to_dict())]
+
+    def facelet_lab(self) -> np.ndarray | None:
+        """The captured Lab samples in the finished cube's facelet order (None before).
+
+        What :func:`calibration.profile.learn_profile` needs to learn a colour profile
+        from this scan (the ``c`` key of the window).
+
+        Returns
+        -------
+        numpy.ndarray or None
+            Shape (6*N*N, 3), facelet order of ``report.facelets``.
+
+        Examples
+        --------
+        >>> ScanSession().facelet_lab() is None
+        True
+        """
+        if self.report is None:
+            return None
+        size = self.report.size
+        per_face = size * size
+        grid = np.arange(per_face).reshape(size, size)
+        lab = np.empty((6 * per_face, 3))
+        for placement in self.report.photos:
+            # The photo's sticker turned[j] is facelet j of its face in the net.
+            turned = np.rot90(grid, -placement.quarter_turns).ravel()
+            start = FACES.index(placement.face) * per_face
+            lab[start : start + per_face] = self.captured[placement.source].lab[turned]
+        return lab
 
     # ---------------------------------------------------------- save and resume
 

@@ -79,6 +79,11 @@ class FrameSource:
                 )
             yield frame
 
+    @property
+    def is_camera(self) -> bool:
+        """True for a live camera (frames come at its pace, and it can be unplugged)."""
+        return self._is_camera
+
     def close(self) -> None:
         """Release the camera or file."""
         if self._capture is not None:

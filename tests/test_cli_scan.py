@@ -11,10 +11,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from cube_equivalence import same_cube
+from test_session import show, views
 
+from calibration.profile import load_profile
 from scanner.cli import main
-from scanner.cli_scan import compose_view
+from scanner.cli_scan import WindowState, calibrate_from_session, compose_view
 from scanner.session import ScanSession
+from solver.cubie import random_state
 
 
 def tracker_frames(realdata, cube: dict) -> list[np.ndarray]:
@@ -97,5 +100,59 @@ def test_missing_camera_and_window_are_clear_errors():
 def test_the_window_picture_shows_the_frame_and_a_panel():
     frame = np.full((360, 640, 3), 80, np.uint8)
     view = compose_view(frame, ScanSession(), None, "show any face of the cube")
-    assert view.shape[0] == 360 and view.shape[1] > 640
-    assert (view[:, :640] == 80).all() and view[:, 640:].std() > 0
+    assert view.shape[0] == 480 and view.shape[1] > 640  # short frames are padded below
+    assert (view[:360, :640] == 80).all() and view[:, 640:].std() > 0
+
+
+def finished_session(seed: int) -> ScanSession:
+    rng = np.random.default_rng(seed)
+    session = ScanSession(stable_frames=2)
+    for view in views(random_state(rng), rng):
+        show(session, view, 3)
+    assert session.report is not None
+    return session
+
+
+def test_the_finished_view_shows_the_verdict_and_steps_through_the_solution(table_cache):
+    session = finished_session(6)
+    frame = np.full((480, 640, 3), 80, np.uint8)
+    state = WindowState("all six faces read: solvable")
+    first = compose_view(frame, session, None, state)
+    state.step = 1
+    second = compose_view(frame, session, None, state)
+    panel_first, panel_second = first[:, 640:], second[:, 640:]
+    # The net is the whole cube now: every sticker in a cube colour, none grey.
+    net = panel_first[30:200]
+    assert (np.abs(net.astype(int) - (90, 90, 90)).sum(axis=-1) < 10).sum() == 0
+    # Moving to the next move moves the highlight: only the solution area changes.
+    changed = np.nonzero((panel_first != panel_second).any(axis=(1, 2)))[0]
+    assert changed.size and changed.min() > 250
+
+
+def test_window_state_keeps_a_conflict_visible_with_the_next_step():
+    state = WindowState("show any face")
+    state.update([])
+    assert state.message == "show any face"
+    session = ScanSession(stable_frames=1)
+    rng = np.random.default_rng(8)
+    faces = views(random_state(rng), rng)
+    show(session, faces[0], 1)
+    show(session, faces[1], 1)
+    events = []
+    for _ in range(2):
+        events += session.feed(faces[0])
+    state.update(events)
+    assert state.alert and "shown twice" in state.message and "next" in state.message
+
+
+def test_calibrate_from_a_scanned_cube(tmp_path, table_cache):
+    assert calibrate_from_session(ScanSession(), "cam", tmp_path).startswith("cannot calibrate")
+    session = finished_session(9)
+    note = calibrate_from_session(session, "cam", tmp_path)
+    assert "learned colour profile 'cam'" in note
+    profile = load_profile("cam", tmp_path)
+    report = session.report
+    for name, mean in zip(profile.names, profile.means, strict=True):
+        face = next(f for f, info in report.colors.items() if info.name == name)
+        # The learned mean is the mean of exactly the stickers the report put on that face.
+        assert np.allclose(mean, report.colors[face].lab, atol=1.0)

@@ -150,3 +150,32 @@ def test_bad_samples(samples, message):
 def test_size_mismatch():
     with pytest.raises(BadInputError, match="needs 96"):
         classify(np.zeros((54, 3)), size=4)
+
+
+def _solved_palette_lab(palette_srgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    layout = random_color_layout(3, rng)
+    return rgb_to_lab(palette_srgb)[layout] + rng.normal(0, 1.0, (54, 3)), layout
+
+
+def test_one_colour_cast_teal_green_is_still_standard():
+    # A rig light that turns green teal (the 2x2 tracker photos): five colours match, the
+    # sixth is a distinct colour, so the scheme is the standard one, named by assignment.
+    palette = STICKER_SRGB.copy()
+    palette[4] = [20, 70, 95]  # green seen as dark teal
+    lab, layout = _solved_palette_lab(palette, np.random.default_rng(11))
+    result = classify(lab)
+    assert result.standard
+    assert {f: c.name for f, c in result.colors.items()} == STANDARD_NAMES
+    assert result.facelets == truth_facelets(layout)
+
+
+def test_two_odd_colours_are_not_standard():
+    # Pink instead of red and purple instead of orange: not the standard scheme, even though
+    # an assignment to the palette exists.
+    palette = STICKER_SRGB.copy()
+    palette[2] = [255, 105, 180]
+    palette[3] = [110, 40, 160]
+    lab, layout = _solved_palette_lab(palette, np.random.default_rng(12))
+    result = classify(lab)
+    assert not result.standard
+    assert result.facelets == truth_facelets(layout)

@@ -71,9 +71,20 @@ def swapped(cube: CubieCube) -> CubieCube:
     return CubieCube(cube.cp, cube.co, tuple(ep), cube.eo)
 
 
+def swapped_corners(cube: CubieCube) -> CubieCube:
+    cp = list(cube.cp)
+    cp[0], cp[1] = cp[1], cp[0]
+    return CubieCube(tuple(cp), cube.co, cube.ep, cube.eo)
+
+
 @pytest.mark.parametrize(
     ("fault", "code"),
-    [(twisted, "corner-twist"), (flipped, "edge-flip"), (swapped, "permutation-parity")],
+    [
+        (twisted, "corner-twist"),
+        (flipped, "edge-flip"),
+        (swapped, "permutation-parity"),
+        (swapped_corners, "permutation-parity"),
+    ],
 )
 @pytest.mark.parametrize("seed", range(3))
 def test_physical_faults_are_diagnosed_not_repaired(fault, code, seed):
@@ -99,3 +110,14 @@ def test_valid_cube_untouched():
     outcome = repair(classify(readings(truth, rng)))
     assert outcome.facelets == truth
     assert outcome.repairs == ()
+
+
+@pytest.mark.parametrize("fault", [twisted, flipped, swapped, swapped_corners])
+def test_confident_physical_fault_left_alone(fault):
+    # Every sticker read clearly: nothing may be recoloured, the fault is reported as read.
+    rng = np.random.default_rng(42)
+    facelets = cubie_to_facelets(fault(random_cubie(rng)))
+    outcome = repair(classify(readings(facelets, rng)))
+    assert outcome.repairs == ()
+    assert outcome.facelets == facelets
+    assert outcome.reason.startswith("no repair")

@@ -142,3 +142,45 @@ def test_save_and_resume_keeps_the_captured_faces():
     assert events[-1].kind == "done" and events[-1].data["facelets"] == truth
     with pytest.raises(BadInputError):
         ScanSession.from_json({"version": 99})
+
+
+def test_a_face_shown_again_after_another_is_a_conflict_at_once():
+    rng = np.random.default_rng(6)
+    faces = views(random_state(rng), rng)
+    session = ScanSession(stable_frames=2)
+    show(session, faces[0], 3)
+    for _ in range(3):  # lost from view for a moment while held: not news
+        session.feed(None)
+    assert show(session, faces[0], 3) == []
+    show(session, faces[1], 3)
+    events = show(session, faces[0], 3)
+    assert [(e.kind, e.data.get("code")) for e in events] == [
+        ("conflict", "face-repeated"),
+        ("need-face", None),
+    ]
+    assert events[0].face == faces[0].colors[4] and len(session.captured) == 2
+
+
+def test_a_face_held_at_45_degrees_is_captured_though_its_top_flips():
+    rng = np.random.default_rng(7)
+    view = views(random_state(rng), rng)[0]
+    turned = FaceObservation(
+        3, rotate_face(view.colors, 3, 1), view.lab, np.roll(view.quad, 1, axis=0)
+    )
+    session = ScanSession(stable_frames=4)
+    events = []
+    for step in range(4):
+        events += session.feed(view if step % 2 else turned)
+    assert [e.kind for e in events] == ["face-captured", "need-face"]
+
+
+def test_the_samples_in_facelet_order_match_the_report(table_cache):
+    rng = np.random.default_rng(8)
+    truth = random_state(rng)
+    session = ScanSession(stable_frames=2)
+    for view in views(truth, rng):
+        show(session, view, 3)
+    lab = session.facelet_lab()
+    for face, info in session.report.colors.items():
+        mine = lab[np.array(list(session.report.facelets)) == face]
+        assert np.allclose(mine.mean(axis=0), info.lab, atol=0.5)
