@@ -471,11 +471,11 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
 def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
     """The region-lattice cue at a coarse, then (for large frames) a finer scale."""
     long_side = max(image.shape[:2])
-    passes = [REGION_WORK_SIDE] + (
-        [REGION_FINE_SIDE] if long_side > REGION_WORK_SIDE * 1.25 else []
-    )
-    for side in passes:
-        found = _detect_scaled(image, min(1.0, side / long_side), size, (0.0, 0.0), max_faces)
+    # Small frames are enlarged for the second pass: edges eat a pixel or two of every
+    # region, which is most of a sticker a dozen pixels wide.
+    scales = [min(1.0, REGION_WORK_SIDE / long_side), min(2.0, REGION_FINE_SIDE / long_side)]
+    for scale in dict.fromkeys(scales):
+        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found:
             return found
     return []
@@ -558,9 +558,10 @@ def _detect_scaled(
     max_faces: int,
 ) -> list[FaceDetection]:
     height, width = bgr.shape[:2]
-    if scale < 1.0:
+    if scale != 1.0:
         small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        small = cv2.resize(bgr, small_size, interpolation=cv2.INTER_AREA)
+        shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+        small = cv2.resize(bgr, small_size, interpolation=shrink)
     else:
         small = bgr
     sx = small.shape[1] / width
@@ -821,6 +822,8 @@ def _fit_face(
     if fit is None:
         return None
     homography, inliers = fit
+    if np.linalg.matrix_rank(homography) < 3:
+        return None  # the centres lie on a line: no face
     # Stickers of the next face, seen edge-on, line up with the lattice too; in lattice
     # units they are squashed, where this face's stickers are square.
     inliers &= _lattice_aspect(homography, regions.centers[members], regions.whiten[members]) < (

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from scanner.grid import detect_grid
-from scanner.synth import canonical_view, random_scene_spec, render_clutter, render_scene
+from scanner.synth import (
+    canonical_view,
+    random_scene_spec,
+    render_clutter,
+    render_scene,
+    scramble,
+)
+from scanner.synth_video import colors_of_facelets, render_scan_video, write_video
 from solver.errors import BadInputError
 
 
@@ -173,3 +181,20 @@ def test_grey_and_bgra_frames_work() -> None:
 def test_out_of_range_size_is_refused() -> None:
     with pytest.raises(BadInputError, match=r"2\.\.7"):
         detect_grid(np.zeros((100, 100, 3), np.uint8), size=9)
+
+
+def test_every_frame_of_a_decoded_scan_video_is_handled(tmp_path) -> None:
+    # Frame 58 of this video, once MJPG-compressed, made RANSAC return a singular lattice
+    # homography; detection must answer "no face", never raise.
+    facelets, _ = scramble(np.random.default_rng(5), 3)
+    video = render_scan_video(colors_of_facelets(facelets), seed=5, hold_frames=8, turn_frames=3)
+    capture = cv2.VideoCapture(str(write_video(video.frames, tmp_path / "scan.avi", fps=12)))
+    decoded = 0
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        decoded += 1
+        detection = detect_grid(frame)
+        assert detection is None or 2 <= detection.size <= 7
+    assert decoded == len(video.frames)
