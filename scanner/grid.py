@@ -183,10 +183,22 @@ def _candidates(small: np.ndarray) -> list[_Candidate]:
 
 def _suppress(candidates: list[_Candidate]) -> list[_Candidate]:
     """One candidate per sticker: the most rectangular among those at one place."""
+    if not candidates:
+        return []
+    order = sorted(range(len(candidates)), key=lambda i: -candidates[i].rectangularity)
+    centres = np.array([c.centre for c in candidates])
+    sides = np.array([c.side for c in candidates])
+    tree = cKDTree(centres)
+    blocked = np.zeros(len(candidates), bool)
     kept: list[_Candidate] = []
-    for cand in sorted(candidates, key=lambda c: -c.rectangularity):
-        if all(np.linalg.norm(cand.centre - k.centre) > 0.4 * min(cand.side, k.side) for k in kept):
-            kept.append(cand)
+    for index in order:
+        if blocked[index]:
+            continue
+        kept.append(candidates[index])
+        # Those within 0.4 of the smaller side of the two are the same sticker.
+        near = np.array(tree.query_ball_point(centres[index], 0.4 * sides[index]), int)
+        distance = np.linalg.norm(centres[near] - centres[index], axis=1)
+        blocked[near[distance <= 0.4 * np.minimum(sides[near], sides[index])]] = True
     return kept
 
 
@@ -285,12 +297,16 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
     sides = np.array([c.side for c in candidates])
     found: dict[frozenset, _Lattice] = {}
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    explained: set[int] = set()
     for seed in np.argsort(-sides)[:60]:
+        if seed in explained:
+            continue  # already inside a lattice: it would only find that one again
         pitch = distances[seed] / sides[seed]
         near = np.flatnonzero(
             (pitch >= _PITCH_RANGE[0]) & (pitch <= _PITCH_RANGE[1])
             & (np.abs(np.log(sides / sides[seed])) < np.log(1.5))
         )  # fmt: skip
+        near = near[np.argsort(distances[seed, near])]  # the nearest neighbours first
         for i, a in enumerate(near[:8]):
             for b in near[i + 1 : 8]:
                 lattice = _fit_lattice(centres, sides, seed, a, b)
@@ -298,6 +314,8 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
                     key = frozenset(lattice.inliers.tolist())
                     if key not in found or lattice.score > found[key].score:
                         found[key] = lattice
+                    if len(lattice.inliers) >= 4:
+                        explained.update(lattice.inliers.tolist())
     return sorted(found.values(), key=lambda lattice: -lattice.score)
 
 
