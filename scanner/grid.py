@@ -897,6 +897,43 @@ def _best_window(coords, homography, regions, lab, size, best):
     return best
 
 
+def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.ndarray:
+    """Cells of the N x N window covered by one region spanning a block of cells.
+
+    Neighbouring stickers of one colour on a stickerless cube merge into one region (the
+    seam between them is lost); such a region is an a x b block in lattice units, centred
+    on the block's middle.
+    """
+    covered = np.zeros((n, n), bool)
+    inverse = np.linalg.inv(homography)
+    middle = _warp(regions.centers, inverse)  # lattice coords; cell centres at integers
+    inside = np.all((middle > -0.5) & (middle < n - 0.5), axis=1)
+    if not inside.any():
+        return covered
+    index = np.flatnonzero(inside)
+    centres = regions.centers[index]
+    here = middle[index]
+    jx = (_warp(centres + np.array([0.5, 0.0]), inverse) - here) / 0.5
+    jy = (_warp(centres + np.array([0.0, 0.5]), inverse) - here) / 0.5
+    # whiten^-1 is the region's shape as a matrix; in lattice units its rows give the block's
+    # extent along each lattice axis (a square sticker: about 1 x 1).
+    shape = np.stack([jx, jy], axis=-1) @ np.linalg.inv(regions.whiten[index])
+    extent = np.linalg.norm(shape, axis=2)
+    blocks = np.round(extent)
+    lower = here - (blocks - 1) / 2  # the block's first cell
+    fits = (
+        np.all(np.abs(extent - blocks) < 0.3, axis=1)
+        & np.all((blocks >= 1) & (blocks <= 3), axis=1)
+        & (blocks.prod(axis=1) >= 2)
+        & np.all(np.abs(lower - np.round(lower)) < 0.25, axis=1)
+    )
+    for (col, row), (width, height) in zip(
+        np.round(lower[fits]).astype(int), blocks[fits].astype(int), strict=True
+    ):
+        covered[max(row, 0) : row + height, max(col, 0) : col + width] = True
+    return covered
+
+
 def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
     """Elongation of each region's shape mapped into lattice units (1 for a square)."""
     inverse = np.linalg.inv(homography)
@@ -997,6 +1034,7 @@ def _score_window(
         return None
     support = np.zeros((n, n), bool)
     support[coords[:, 1], coords[:, 0]] = True
+    support |= _merged_support(homography, n, regions)
     if support.sum() < max(3, 0.6 * n * n) or (n == 2 and support.sum() < 4):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face

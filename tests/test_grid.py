@@ -198,3 +198,23 @@ def test_every_frame_of_a_decoded_scan_video_is_handled(tmp_path) -> None:
         detection = detect_grid(frame)
         assert detection is None or 2 <= detection.size <= 7
     assert decoded == len(video.frames)
+
+
+def test_a_stickerless_face_with_merged_same_colour_stickers_is_found() -> None:
+    # No seams at all: each same-colour block (a 2x2 of reds, dominoes of blues and greens) is one
+    # region, which still covers whole cells of the lattice the other stickers set up.
+    red, blue, white, green, yellow, orange = (
+        (40, 40, 200), (170, 80, 20), (230, 230, 230), (40, 160, 40), (40, 210, 230),
+        (30, 130, 240),
+    )  # fmt: skip
+    colours = [  # half the cells are in blocks: too few single stickers to make a face alone
+        [blue, blue, white, green],
+        [orange, yellow, orange, white],
+        [white, green, red, red],
+        [yellow, green, red, red],
+    ]
+    image = _drawn_face(colours, cell=60, gap=0, margin=90)
+    cv2.rectangle(image, (88, 88), (90 + 4 * 60 + 1, 90 + 4 * 60 + 1), (25, 25, 25), 3)
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 4
+    assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [90, 330], atol=6)
