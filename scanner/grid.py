@@ -53,6 +53,7 @@ MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its two cells
+SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
 
@@ -875,9 +876,12 @@ def _best_window(coords, homography, regions, lab, size, best):
         return best
     sizes = [size] if size else list(range(2, 7 + 1))
     for n in sizes:
-        # Every window placement that covers nearly all the lattice's regions.
-        for ox in range(int(lo[0] + extent[0] - n), int(lo[0]) + 1):
-            for oy in range(int(lo[1] + extent[1] - n), int(lo[1]) + 1):
+        # Windows between flush with the lattice's low and its high end (on each axis), so
+        # a window smaller than the lattice may leave out a stray region past the face.
+        xs = sorted((int(lo[0]), int(lo[0] + extent[0] - n)))
+        ys = sorted((int(lo[1]), int(lo[1] + extent[1] - n)))
+        for ox in range(xs[0], xs[1] + 1):
+            for oy in range(ys[0], ys[1] + 1):
                 local = coords - (ox, oy)
                 inside = np.all((local >= 0) & (local < n), axis=1)
                 covered = int(inside.sum())
@@ -1185,7 +1189,9 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     middle = np.abs(across) <= 0.1
     left, right = profile[:, outer & (across < 0)], profile[:, outer & (across > 0)]
     sides = np.minimum(np.median(left, axis=1), np.median(right, axis=1))
-    dip = (sides - profile[:, middle].min(axis=1)) / np.maximum(sides, 1.0)
+    # Relative to the darker cell, but never to less than a dark grey: next to a black
+    # square, sensor noise alone would make a "seam".
+    dip = (sides - profile[:, middle].min(axis=1)) / np.maximum(sides, SEAM_FLOOR)
     return float((dip > SEAM_DIP).mean())
 
 
