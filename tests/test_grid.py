@@ -218,3 +218,19 @@ def test_a_stickerless_face_with_merged_same_colour_stickers_is_found() -> None:
     detection = detect_grid(image)
     assert detection is not None and detection.size == 4
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [90, 330], atol=6)
+
+
+def test_a_stray_square_beside_the_face_does_not_widen_it() -> None:
+    # A sticker-sized object one pitch past the border lines up with the lattice; the face
+    # must still be the 3x3 (windows smaller than the lattice are considered).
+    colours = [
+        [(40, 40, 200), (230, 230, 230), (40, 160, 40)],
+        [(170, 80, 20), (40, 210, 230), (30, 130, 240)],
+        [(40, 160, 40), (40, 40, 200), (230, 230, 230)],
+    ]
+    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    # The stray square, a pitch to the right of the middle-right sticker.
+    cv2.rectangle(image, (120 + 3 * 60 + 5, 120 + 60 + 5), (120 + 4 * 60 - 6, 120 + 2 * 60 - 6),
+                  (200, 60, 160), -1)  # fmt: skip
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 3
