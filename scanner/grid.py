@@ -1100,7 +1100,9 @@ def _grid_continues(
         & (predicted[:, 1] >= 0)
         & (predicted[:, 1] < height)
     )
-    pitch = float(np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), 0)))
+    pitch = float(
+        np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), axis=0))
+    )
     pitch /= np.sqrt(2)
     tree = cKDTree(regions.centers)
     dist, idx = tree.query(predicted, k=1)
@@ -1111,10 +1113,10 @@ def _grid_continues(
     # of background texture is not a continuation).
     cell_area = pitch * pitch
     similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
-    # Only ring cells inside the frame can show a continuation; a face filling the frame
-    # has none there, and is judged by its own cells.
-    hits = close & similar & inside
-    if hits.sum() > max(1, 0.25 * inside.sum()):
+    # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
+    # there: a face filling the frame is judged by its own cells.
+    hits = close & similar
+    if hits.sum() > max(1, 0.25 * (inside | hits).sum()):
         return True
     # A board one row larger than the window continues along one side only.
     along = [ring[:, 1] == -1, ring[:, 1] == n, ring[:, 0] == -1, ring[:, 0] == n]

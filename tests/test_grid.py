@@ -154,10 +154,12 @@ def test_the_next_face_seen_edge_on_does_not_add_a_row() -> None:
     assert len(hits) >= 10 and np.mean(hits) >= 0.9, hits
 
 
-def test_no_cube_scenes_are_mostly_empty() -> None:
-    rng = np.random.default_rng(3)
-    false = sum(detect_grid(render_clutter(rng, (640, 480))) is not None for _ in range(20))
-    assert false <= 3
+def test_no_cube_scenes_give_no_face() -> None:
+    # Clutter, checkerboards, tiled floors and keyboards, at every resolution the renderer
+    # draws (the 500-scene figure is in benchmarks/eval_detect.py).
+    rng = np.random.default_rng(9)
+    false = [index for index in range(40) if detect_grid(render_clutter(rng)) is not None]
+    assert false == []
 
 
 @pytest.mark.parametrize(
