@@ -746,7 +746,18 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     axes = np.zeros((m, 2, 2))
     group = np.full(m, -1)
     lattices = []
-    order = np.argsort(-np.array([len(n) for n in neighbours]))
+    # Seeds with the most neighbours first; among them, whole stickers (about as large as
+    # their neighbours) before pieces of one cut by glare or a finger, whose own frame
+    # would skew the lattice.
+    typical = np.array(
+        [
+            -abs(np.log(regions.areas[i] / np.median(regions.areas[[j for j, _, _ in near]])))
+            if near
+            else 0.0
+            for i, near in enumerate(neighbours)
+        ]
+    )
+    order = np.lexsort((-typical, -np.array([len(n) for n in neighbours])))
     for seed in order.tolist():
         if group[seed] >= 0 or len(neighbours[seed]) < 2:
             continue
@@ -1040,6 +1051,10 @@ def _score_window(
     support[coords[:, 1], coords[:, 0]] = True
     support |= _merged_support(homography, n, regions)
     if support.sum() < max(3, 0.6 * n * n) or (n == 2 and support.sum() < 4):
+        return None
+    # Every row and column of a face holds a sticker that was seen; an empty one is the
+    # window hanging past the face (or past a keyboard).
+    if not (support.any(axis=0).all() and support.any(axis=1).all()):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
