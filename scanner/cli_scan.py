@@ -345,11 +345,11 @@ def _run_headless(
 ) -> tuple[int, str]:
     """Feed every frame to the session, printing events; stops at the verdict."""
     _emit(session.start(), 0)
-    number, previous = 0, None
+    number, previous, last = 0, None, None
     try:
         for number, frame in enumerate(source, start=1):
-            seen = observe(frame, size or session.size, profile, previous)
-            previous = seen[1] if seen else None
+            seen = observe(frame, size or session.size, profile, previous, last)
+            last, previous = seen if seen else (None, None)
             _emit(session.feed(seen[0] if seen else None), number)
             if session.report is not None:
                 break
@@ -369,12 +369,12 @@ def _run_window(
     state = WindowState(session.start()[-1].message)
     # A file plays at its own pace, as a camera would deliver it.
     pace = 0.0 if source.is_camera else 1.0 / max(source.fps, 1.0)
-    number, previous = 0, None
+    number, previous, last = 0, None, None
     try:
         for number, frame in enumerate(source, start=1):
             started = time.perf_counter()
-            seen = observe(frame, size or session.size, profile, previous)
-            previous = seen[1] if seen else None
+            seen = observe(frame, size or session.size, profile, previous, last)
+            last, previous = seen if seen else (None, None)
             state.update(session.feed(seen[0] if seen else None))
             cv2.imshow(_WINDOW, compose_view(frame, session, seen, state))
             wait = pace - (time.perf_counter() - started)

@@ -1,5 +1,10 @@
 """One frame to one face observation: detect the grid, sample and name its colours.
 
+In a video most frames show the same face as the frame before, read the same to within
+camera noise. Given the last frame's detection, the grid is tracked from it (see
+:func:`scanner.grid.detect_grid`); given the last observation, the colour names are kept
+when every cell reads as it did then, so only a changed face is named again.
+
 Examples
 --------
 >>> observe(np.zeros((120, 160, 3), np.uint8)) is None
@@ -17,6 +22,34 @@ from scanner.sampling import sample_colors
 from scanner.session import FaceObservation
 
 _LETTERS = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "green": "G", "blue": "B"}
+# ΔE: every cell at most this far from the last named reading keeps its name. Frame-to-frame
+# noise of a cell's median is about 1; a colour that could change name moves much more.
+SAME_READING = 3.0
+
+
+def same_reading(lab: np.ndarray, last: FaceObservation | None) -> bool:
+    """Whether a face's samples read as ``last`` did: same cells, each within SAME_READING.
+
+    Parameters
+    ----------
+    lab
+        CIELAB samples (N*N, 3), row-major as detected.
+    last
+        The observation to compare with, or None.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> last = FaceObservation(2, "WWRR", np.array([[90, 0, 0]] * 2 + [[45, 60, 40]] * 2, float))
+    >>> same_reading(last.lab + 1.0, last), same_reading(last.lab[::-1], last)
+    (True, False)
+    """
+    if last is None or last.lab.shape != lab.shape:
+        return False
+    return bool(np.einsum("ij,ij->i", lab - last.lab, lab - last.lab).max() <= SAME_READING**2)
 
 
 def observe(
@@ -24,6 +57,7 @@ def observe(
     size: int | None = None,
     profile: Profile | None = None,
     previous: FaceDetection | None = None,
+    last: FaceObservation | None = None,
 ) -> tuple[FaceObservation, FaceDetection] | None:
     """The face in view, named, or None when no face is found (or a cell cannot be read).
 
@@ -34,13 +68,34 @@ def observe(
     size
         N when known.
     profile
-        Colour profile for naming.
+        Colour profile for naming (the same for every frame of a video).
     previous
         The last frame's detection: searched around first (the cheap tracking path).
+    last
+        The last frame's observation. When this frame's samples are the same reading
+        (:func:`same_reading`), its names and samples are kept (only the face's position
+        is new) instead of naming the face again; the kept samples are those the names
+        were made from, so a slow drift is named afresh once it adds up.
 
     Returns
     -------
     (FaceObservation, FaceDetection) or None
+
+    Examples
+    --------
+    >>> import cv2
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> rows = [(235, 235, 235), (60, 170, 0), (170, 70, 0)]  # white, green, blue (BGR)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r),
+    ...                           (134 + 40 * c, 94 + 40 * r), rows[r], -1)
+    >>> view, detection = observe(frame)
+    >>> view.colors
+    'WWWGGGBBB'
+    >>> again, _ = observe(frame, previous=detection, last=view)
+    >>> again.lab is view.lab
+    True
     """
     detection = detect_grid(frame, size, previous)
     if detection is None:
@@ -48,6 +103,8 @@ def observe(
     samples = sample_colors(frame, detection)
     if not np.isfinite(samples.lab).all():
         return None  # part of the face is outside the frame
+    if same_reading(samples.lab, last):
+        return FaceObservation(detection.size, last.colors, last.lab, detection.quad), detection
     naming = name_face_colors(samples.lab, profile)
     colors = "".join(_LETTERS.get(name, name[-1]) for name in naming.names)
     return FaceObservation(detection.size, colors, samples.lab, detection.quad), detection

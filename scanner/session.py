@@ -111,7 +111,7 @@ def _agreement(a: str, b: str, size: int) -> float:
 
 
 def _same_face(a: str, b: str, size: int) -> bool:
-    return any(rotate_face(a, size, k) == b for k in range(4))
+    return a == b or any(rotate_face(a, size, k) == b for k in range(1, 4))
 
 
 @dataclass
@@ -134,7 +134,10 @@ class ScanSession:
     profile: Profile | None = None
     captured: dict[str, CapturedFace] = field(default_factory=dict)
     report: object | None = None
-    _streak: list[FaceObservation] = field(default_factory=list)
+    # The face in view and for how many consecutive steady frames it has been held (the
+    # count goes on past stable_frames: a face is captured once per holding).
+    _in_view: FaceObservation | None = None
+    _held: int = 0
     # Key of the face last held still: holding it longer, or losing it from view for a
     # moment, is not news; showing it again after another face is.
     _shown: str | None = None
@@ -148,7 +151,7 @@ class ScanSession:
     @property
     def progress(self) -> float:
         """How far the face in view is towards being captured (0..1), for the UI."""
-        return min(1.0, len(self._streak) / self.stable_frames)
+        return min(1.0, self._held / self.stable_frames)
 
     @property
     def size(self) -> int | None:
@@ -167,19 +170,19 @@ class ScanSession:
         if self.report is not None:
             return []
         if observation is None or not self._steady(observation):
-            self._streak = [observation] if observation is not None else []
+            self._in_view, self._held = observation, int(observation is not None)
             return []
-        self._streak.append(observation)
-        if len(self._streak) != self.stable_frames:
+        self._in_view, self._held = observation, self._held + 1
+        if self._held != self.stable_frames:
             return []  # not steady long enough yet, or already dealt with
         return self._capture(observation, force=False)
 
     def capture_now(self) -> list[SessionEvent]:
         """Capture the face in view at once (the space key), replacing an earlier reading."""
-        if not self._streak:
+        if self._in_view is None:
             return [SessionEvent("need-face", "no face in view to capture: show one first")]
-        self.captured.pop(self._key(self._streak[-1]), None)
-        return self._capture(self._streak[-1], force=True)
+        self.captured.pop(self._key(self._in_view), None)
+        return self._capture(self._in_view, force=True)
 
     def undo(self) -> list[SessionEvent]:
         """Forget the last captured face."""
@@ -198,7 +201,7 @@ class ScanSession:
         """Start again from nothing."""
         self.captured.clear()
         self.report = None
-        self._streak, self._shown = [], None
+        self._in_view, self._held, self._shown = None, 0, None
         return [SessionEvent("reset", "starting again"), self._need_face()]
 
     # ------------------------------------------------------------- internals
@@ -229,9 +232,9 @@ class ScanSession:
         return f"the {_colour_word(key)}-centred face" if len(key) == 1 else key
 
     def _steady(self, observation: FaceObservation) -> bool:
-        if not self._streak:
+        last = self._in_view
+        if last is None:
             return True
-        last = self._streak[-1]
         if last.size != observation.size or not _same_face(
             last.colors, observation.colors, observation.size
         ):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scanner.grid import detect_grid
-from scanner.sampling import sample_colors
+from scanner.sampling import _robust_colours, patch_points, sample_colors
 from scanner.synth import canonical_view, random_scene_spec, render_scene
 
 
@@ -57,3 +59,76 @@ def test_cells_outside_the_frame_are_nan() -> None:
     shifted = replace(detection, cells=detection.cells - 5000.0)
     samples = sample_colors(image, shifted)
     assert np.isnan(samples.lab).all() and np.isinf(samples.spread).all()
+
+
+def _reference_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """The sampling rule written plainly in NumPy, one patch at a time."""
+    darker = lab[lab[:, 0] <= np.median(lab[:, 0])]
+    reference = np.median(darker, axis=0)
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    glare = (lab[:, 0] > reference[0] + 12) & (chroma < 0.6 * np.hypot(*reference[1:]))
+    kept = lab[~glare] if (~glare).sum() >= max(3, len(lab) // 4) else lab
+    distance = np.linalg.norm(kept - np.median(kept, axis=0), axis=1)
+    sample = np.median(kept[distance <= np.percentile(distance, 75)], axis=0)
+    return sample, float(np.median(np.linalg.norm(kept - sample, axis=1)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    points=st.integers(3, 150),
+    glare_share=st.floats(0.0, 0.9),
+)
+def test_the_compiled_rule_is_the_plain_rule(seed, points, glare_share):
+    # Patches of one colour with noise and a share of pale, light "glare" points; some
+    # cells lose points to the frame's edge.
+    rng = np.random.default_rng(seed)
+    cells = 4
+    colour = rng.uniform([20, -60, -60], [90, 60, 60], (cells, 1, 3))
+    lab = colour + rng.normal(0, 3, (cells, points, 3))
+    glare = rng.random((cells, points)) < glare_share
+    lab[glare] = np.array([97.0, 0.0, 0.0]) + rng.normal(0, 1, (glare.sum(), 3))
+    valid = rng.random((cells, points)) < 0.9
+    samples, spread = _robust_colours(lab, valid)
+    for cell in range(cells):
+        if valid[cell].sum() < 3:
+            assert np.isnan(samples[cell]).all() and spread[cell] == np.inf
+            continue
+        expected, expected_spread = _reference_colour(lab[cell][valid[cell]])
+        assert np.allclose(samples[cell], expected) and np.isclose(spread[cell], expected_spread)
+
+
+@given(
+    corner=st.tuples(st.floats(-50, 500), st.floats(-50, 500)),
+    side_a=st.tuples(st.floats(5, 80), st.floats(-30, 30)),
+    side_b=st.tuples(st.floats(-30, 30), st.floats(5, 80)),
+    steps=st.integers(1, 16),
+)
+def test_patch_points_cover_the_middle_half_of_the_cell_evenly(corner, side_a, side_b, steps):
+    a, b = np.array(side_a), np.array(side_b)
+    if abs(a[0] * b[1] - a[1] * b[0]) < 25:
+        return  # a degenerate sliver is no cell
+    origin = np.array(corner)
+    cell = np.array([origin, origin + a, origin + a + b, origin + b])
+    points = patch_points(cell[None], steps)[0]
+    # Back to the cell's own coordinates (a parallelogram: the map is affine).
+    uv = np.linalg.solve(np.stack([a, b], axis=1), (points - origin).T).T
+    assert points.shape == (steps * steps, 2)
+    assert np.all(uv > 0.25 - 1e-9) and np.all(uv < 0.75 + 1e-9)
+    assert np.allclose(uv.mean(axis=0), 0.5)
+
+
+def test_a_cell_partly_outside_the_frame_is_read_from_its_inside_part() -> None:
+    image, detection, _ = _scene(7, light="neutral", blur=0.0)
+    inside = sample_colors(image, detection)
+    # Shift the picture so that the leftmost cells' patches hang half off the frame's left
+    # edge; what is left of them, and the cells inside, read as before.
+    left = detection.cells[:, :, 0].min()
+    width = np.ptp(detection.cells[0, :, 0])
+    shift = -round(left + 0.5 * width)
+    moved_image = np.roll(image, shift, axis=1)
+    moved_image[:, shift:] = 0  # what rolled round is not picture
+    moved = replace(detection, cells=detection.cells + np.array([shift, 0]))
+    outside = sample_colors(moved_image, moved)
+    assert np.isfinite(outside.lab).all()
+    assert np.linalg.norm(outside.lab - inside.lab, axis=1).max() < 4

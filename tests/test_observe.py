@@ -1,0 +1,77 @@
+"""One frame to one observation: names are kept while a face reads the same, and only then."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scanner.observe
+from scanner.observe import SAME_READING, observe, same_reading
+from scanner.session import FaceObservation, ScanSession
+from scanner.synth import scramble
+from scanner.synth_video import colors_of_facelets, render_scan_video
+
+
+def _video(seed: int):
+    facelets, _ = scramble(np.random.default_rng(seed), 3)
+    return render_scan_video(
+        colors_of_facelets(facelets), seed=seed, hold_frames=7, turn_frames=3, order="UFR"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    cells=st.sampled_from([4, 9, 16]),
+    step=st.floats(0.0, 2 * SAME_READING),
+)
+def test_same_reading_is_every_cell_within_the_tolerance(seed, cells, step):
+    rng = np.random.default_rng(seed)
+    lab = rng.uniform([0, -80, -80], [100, 80, 80], (cells, 3))
+    last = FaceObservation(round(cells**0.5), "W" * cells, lab)
+    direction = rng.normal(size=3)
+    moved = lab.copy()
+    moved[rng.integers(cells)] += step * direction / np.linalg.norm(direction)
+    assert same_reading(moved, last) == (step <= SAME_READING)
+    assert not same_reading(lab[:-1], last)  # another face size
+    assert not same_reading(lab, None)
+
+
+def test_a_still_face_is_named_once_and_a_changed_one_again(monkeypatch):
+    video = _video(3)
+    hold = video.holds[0]
+    calls = []
+    name = scanner.observe.name_face_colors
+    monkeypatch.setattr(scanner.observe, "name_face_colors", lambda *a: calls.append(1) or name(*a))
+    first, detection = observe(video.frames[hold.first])
+    again, _ = observe(video.frames[hold.first], previous=detection, last=first)
+    assert len(calls) == 1
+    assert again.colors == first.colors and again.lab is first.lab
+    # The same face with a sticker repainted (another colour in the same place) is named
+    # afresh, whatever the last names were.
+    frame = video.frames[hold.first].copy()
+    cell = detection.cells[0]
+    inner = (cell.mean(axis=0) + 0.45 * (cell - cell.mean(axis=0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, inner, (235, 235, 235) if first.colors[0] != "W" else (0, 0, 200))
+    changed, _ = observe(frame, previous=detection, last=first)
+    assert len(calls) == 2
+    assert changed.colors[0] != first.colors[0] and changed.colors[1:] == first.colors[1:]
+
+
+def test_keeping_names_changes_nothing_the_session_does():
+    # The scan loop run twice over a rendered video: naming every frame afresh, and keeping
+    # the names of faces that read the same. Same events at the same frames, same faces.
+    video = _video(4)
+    runs = []
+    for keep in (False, True):
+        session, previous, last, events = ScanSession(stable_frames=3), None, None, []
+        for number, frame in enumerate(video.frames):
+            seen = observe(frame, session.size, previous=previous, last=last if keep else None)
+            last, previous = seen if seen else (None, None)
+            events += [(number, e.kind, e.face) for e in session.feed(seen[0] if seen else None)]
+        runs.append((events, {k: f.colors for k, f in session.captured.items()}))
+    assert runs[0] == runs[1]
+    # Not a run where nothing happens (all three faces are captured with today's detection).
+    assert sum(kind == "face-captured" for _, kind, _ in runs[0][0]) >= 2
