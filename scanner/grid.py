@@ -490,9 +490,11 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
 def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
     """The region-lattice cue at a coarse, then (for large frames) a finer scale."""
     long_side = max(image.shape[:2])
-    # Small frames are enlarged for the second pass: edges eat a pixel or two of every
-    # region, which is most of a sticker a dozen pixels wide.
-    scales = [min(1.0, REGION_WORK_SIDE / long_side), min(2.0, REGION_FINE_SIDE / long_side)]
+    # Frames smaller than the first pass's size are enlarged for the second: edges eat a
+    # pixel or two of every region, which is most of a sticker a dozen pixels wide.
+    fine = REGION_FINE_SIDE / long_side
+    fine = min(2.0, fine) if long_side <= REGION_WORK_SIDE else min(1.0, fine)
+    scales = [min(1.0, REGION_WORK_SIDE / long_side), fine]
     for scale in dict.fromkeys(scales):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found:
@@ -629,7 +631,7 @@ def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
 
 def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, float).reshape(-1, 2)
-    projected = np.c_[pts, np.ones(len(pts))] @ homography.T
+    projected = pts @ homography[:, :2].T + homography[:, 2]
     w = projected[:, 2:3]
     return projected[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
 
