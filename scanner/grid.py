@@ -278,7 +278,7 @@ def _fit_lattice(centres: np.ndarray, sides: np.ndarray, seed: int, a: int, b: i
             # Too few stickers to see perspective (a 2x2 with one hidden): an affine map.
             affine_fit, _ = cv2.estimateAffine2D(coords[inliers], centres[inliers])
             fitted = None if affine_fit is None else np.vstack([affine_fit, [0, 0, 1]])
-        if fitted is None:
+        if fitted is None or not _invertible(fitted):
             return None
         homography = fitted
     coords, error = _lattice_coords(centres, homography)
@@ -861,7 +861,7 @@ def _fit_face(
     if fit is None:
         return None
     homography, inliers = fit
-    if np.linalg.matrix_rank(homography) < 3:
+    if not _invertible(homography):
         return None  # the centres lie on a line: no face
     # Stickers of the next face, seen edge-on, line up with the lattice too; in lattice
     # units they are squashed, where this face's stickers are square.
@@ -977,8 +977,15 @@ def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
     """Least-squares homography (affine for three points)."""
     if len(coords) == 3:
         affine = cv2.getAffineTransform(coords.astype(np.float32), points.astype(np.float32))
-        return np.vstack([affine, [0, 0, 1]])
-    return cv2.findHomography(coords.astype(np.float64), points)[0]
+        fitted = np.vstack([affine, [0, 0, 1]])
+    else:
+        fitted = cv2.findHomography(coords.astype(np.float64), points)[0]
+    return fitted if fitted is not None and _invertible(fitted) else None
+
+
+def _invertible(homography: np.ndarray) -> bool:
+    """False for a degenerate fit (points on a line): no face, and no inverse to take."""
+    return bool(np.isfinite(homography).all() and np.linalg.cond(homography) < 1e12)
 
 
 def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
