@@ -34,3 +34,38 @@ def test_warm_cast_corrected_by_the_face_white(kelvin):
     result = name_face_colors(cast)
     assert result.names == ("white", "yellow", "blue", "red", "orange", "green")
     assert result.white_lab[2] > 10  # the face's own white was taken as the light's colour
+
+
+def test_neutral_whites_beside_a_glared_blue_stay_white():
+    # Readings of a real face (a highlight washes a blue out to a pale lavender): taking that
+    # blue as the white point turns the three neutral whites into "yellows" of chroma ~15,
+    # which no yellow sticker is; the face's own whites are the white point.
+    face = np.array(
+        [
+            [38.3, 16.6, -56.5],
+            [76.7, 21.8, 15.4],
+            [79.1, 0.6, -18.5],
+            [40.8, 51.4, 46.5],
+            [76.6, -1.6, 0.0],
+            [55.7, -57.2, 51.3],
+            [60.7, -0.9, 0.3],
+            [71.9, -0.9, 0.3],
+            [54.9, -57.8, 54.4],
+        ]
+    )
+    names = name_face_colors(face).names
+    assert [names[i] for i in (4, 6, 7)] == ["white"] * 3
+    assert "yellow" not in names
+
+
+def test_face_naming_is_invariant_to_sticker_order():
+    # Stickers are named jointly; the search must not depend on the order they are listed in.
+    rng = np.random.default_rng(4)
+    neutral = np.array(
+        [[85, 0, 0], [82, -6, 75], [36, 12, -50], [42, 56, 28], [58, 40, 52], [54, -50, 32]], float
+    )
+    face = neutral[rng.integers(0, 6, 9)] + rng.normal(0, 1.5, (9, 3))
+    names = name_face_colors(face).names
+    for _ in range(5):
+        order = rng.permutation(9)
+        assert tuple(np.array(name_face_colors(face[order]).names)[np.argsort(order)]) == names

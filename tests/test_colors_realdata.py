@@ -58,19 +58,20 @@ WRONG_LABELS = {
     ),
 }
 # Sticker accuracy reached per source (no profile), floored a little below the measured
-# rate: labelled faces 757/771, 345/351, 864/876; all boxed faces 1514/1602, 345/351, 879/892.
+# rate: labelled faces 763/771, 345/351, 865/876; all boxed faces 1531/1602, 345/351, 880/892.
 # What is still wrong (checked by eye): washed-out sky-blue stickerless blues and a fully
-# glared blue read as white (retinanet Cube_00018, Cube_00034), lavender-cast whites beside
-# blue, vermilion oranges beside crimson reds in one photo series, an over-exposed side face.
+# glared blue read as white (retinanet Cube_00018, Cube_00034), glared blues beside no other
+# blue taken as the white point, vermilion oranges beside crimson reds of the same hue in one
+# photo series (only lightness tells them apart), an over-exposed side face (Picture1).
 FLOORS_LABELLED = {
-    "SawaXV/LazyCube": 0.975,
-    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.98,
-    "tanmay-sketch/rubyrizz-data": 0.98,
+    "SawaXV/LazyCube": 0.988,
+    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.982,
+    "tanmay-sketch/rubyrizz-data": 0.987,
 }
 FLOORS_ALL_BOXES = {
-    "SawaXV/LazyCube": 0.94,
-    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.98,
-    "tanmay-sketch/rubyrizz-data": 0.98,
+    "SawaXV/LazyCube": 0.955,
+    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.982,
+    "tanmay-sketch/rubyrizz-data": 0.986,
 }
 # Glare: in a chromatic sticker, pixels this much lighter than the median and with less than
 # this share of its chroma are a specular highlight, not the sticker's colour.

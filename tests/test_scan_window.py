@@ -53,8 +53,8 @@ def free_display() -> int:
     pytest.skip("no free X display number in 80..199")
 
 
-@pytest.fixture
-def display():
+def start_xvfb() -> tuple[subprocess.Popen, int] | None:
+    """An Xvfb of our own: None when the display number was taken meanwhile."""
     number = free_display()
     server = subprocess.Popen(
         ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -65,8 +65,24 @@ def display():
     while not Path(f"/tmp/.X11-unix/X{number}").exists():
         if server.poll() is not None or time.monotonic() > deadline:
             server.kill()
-            pytest.skip(f"Xvfb could not start on display :{number}")
+            return None
         time.sleep(0.1)
+    time.sleep(0.3)
+    if server.poll() is not None:  # another process's server holds this display
+        return None
+    return server, number
+
+
+@pytest.fixture
+def display():
+    # Other test runs on the machine may start an X server at the same moment.
+    for _ in range(5):
+        started = start_xvfb()
+        if started is not None:
+            break
+    else:
+        pytest.skip("Xvfb could not start on a free display")
+    server, number = started
     yield f":{number}"
     server.terminate()
     server.wait(timeout=10)

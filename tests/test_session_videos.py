@@ -77,17 +77,7 @@ CASES = [
     pytest.param(3, "warm", "stickered", 11, id="3x3-warm-stickered"),
     pytest.param(3, "cool", "stickerless", 12, id="3x3-cool-stickerless"),
     pytest.param(3, "dim", "stickerless", 14, id="3x3-dim-stickerless"),
-    pytest.param(
-        3,
-        "dim",
-        "stickered",
-        13,
-        id="3x3-dim-stickered",
-        marks=pytest.mark.xfail(
-            strict=False,
-            reason="grid detection misses one dim face of this video (issue 4's open gap)",
-        ),
-    ),
+    pytest.param(3, "dim", "stickered", 13, id="3x3-dim-stickered"),
     pytest.param(2, "warm", "stickerless", 21, id="2x2-warm-stickerless"),
     pytest.param(2, "cool", "stickered", 22, id="2x2-cool-stickered"),
     pytest.param(2, "dim", "stickered", 23, id="2x2-dim-stickered"),
