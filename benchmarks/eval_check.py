@@ -1,25 +1,54 @@
 """Six rendered face photos per cube, end to end: how often is the cube read exactly?
 
-Usage: python benchmarks/eval_check.py [--cubes 50] [--hard] [--seed 5]
+Usage: python benchmarks/eval_check.py [--cubes 40] [--hard] [--seed 5] [--size-known]
+                                       [--faults none,twist,flip,swap,mirror]
+                                       [--save-misses /tmp/misses_check]
 
-Each cube is a uniformly random 3x3 (or one with an injected reassembly fault: a
-twisted corner, a flipped edge, two swapped edges, a mirrored corner); each of its six
-faces is rendered on its own with a random pose (tilt up to 30 degrees, any rotation in
-the picture), light, palette and style, and the photos are handed to check in random
-order. Reported: the share of cubes read exactly (or, for faults, diagnosed with exactly
-the injected code), and where the misses come from.
+Each cube is a uniformly random 3x3, or one with an injected reassembly fault (a twisted
+corner, a flipped edge, two swapped edges, a mirrored corner). Its six faces are
+photographed one by one in random order, each with its own random pose (tilt up to 30
+degrees, any rotation in the picture, anywhere in the frame), light (neutral, warm, cool,
+dim; any direction) and background; the cube's palette, sticker style and the camera's
+resolution are the cube's own. The photos go through what ``cubescan check`` runs
+(:func:`scanner.check.read_cube_photos`, then :func:`scanner.check.cube_report`), with
+the cube size unknown unless ``--size-known``.
+
+A cube is exact when the reported facelets are the truth and the problems are exactly
+the injected fault's code (none for a sound cube). Every miss is put in the first
+category that explains it, by comparing each stage with the renderer's ground truth:
+
+* detection (no face / wrong N / wrong grid): a photo without a face found, a face read
+  at another N, or cell centres more than a third of a sticker off the true ones;
+* colour: every grid right, but the stickers' colour names do not map one to one onto
+  the true colours;
+* assembly: colours right, but the faces put together into another cube (``ambiguous``
+  when the truth was among the equally good alternatives);
+* repair: the assembled reading was the truth, but a repair changed it;
+* diagnosis: the cube is the truth, but the problems are not exactly the injected one.
+
+With ``--save-misses DIR`` the photos behind detection misses are written there as PNG.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 
+import cv2
 import numpy as np
 
-from scanner.check import cube_report, read_face_photo
-from scanner.synth import STANDARD_SCHEME, face_pose, random_scene_spec, render_scene
+from scanner.assemble import rotate_face
+from scanner.check import CubeReport, FacePhoto, cube_report, read_cube_photos
+from scanner.synth import (
+    RESOLUTIONS,
+    STANDARD_SCHEME,
+    SceneTruth,
+    random_scene_spec,
+    render_scene,
+)
 from solver.cubie import corner_slots, edge_slots, random_state
 from solver.errors import CubescanError
 from solver.fixes import Fix, apply_fix, flip_edge_fix, swap_pieces_fix, twist_corner_fix
@@ -32,11 +61,25 @@ FAULTS = {
     "swap": "permutation-parity",
     "mirror": "corner-invalid",
 }
+CATEGORIES = (
+    "exact",
+    "detection: no face",
+    "detection: wrong N",
+    "detection: wrong grid",
+    "colour",
+    "assembly",
+    "ambiguous",
+    "repair",
+    "diagnosis",
+)
+LIGHTS = ("neutral", "warm", "cool", "dim")
+GRID_TOLERANCE = 1 / 3  # of a sticker's pitch
 
 
 def faulty(state: str, fault: str, rng: np.random.Generator) -> str:
+    """``state`` with the named reassembly fault injected."""
     if fault == "twist":
-        return apply_fix(state, twist_corner_fix(3, int(rng.integers(8)), 1))
+        return apply_fix(state, twist_corner_fix(3, int(rng.integers(8)), int(rng.integers(1, 3))))
     if fault == "flip":
         return apply_fix(state, flip_edge_fix(edge_slots(3)[int(rng.integers(12))], "edge"))
     if fault == "swap":
@@ -50,45 +93,173 @@ def faulty(state: str, fault: str, rng: np.random.Generator) -> str:
     return state
 
 
-def photos_of(state: str, rng: np.random.Generator, hard: bool) -> list[np.ndarray]:
+def photos_of(
+    state: str, rng: np.random.Generator, hard: bool
+) -> list[tuple[np.ndarray, SceneTruth]]:
+    """Six photos of the cube, one face each, in random order; with their ground truth."""
     colors = "".join(STANDARD_SCHEME[f] for f in state)
-    base = random_scene_spec(rng, 3, hard=hard, scale_range=(0.3, 0.8), max_tilt_deg=30)
-    base = replace(base, colors=colors)
-    images = []
+    resolution = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
+    looks = random_scene_spec(rng, 3, resolution=resolution, hard=hard)
+    photos = []
     for face in rng.permutation(list(FACES)):
-        rotation = face_pose(
-            str(face), rng.uniform(0, 30), rng.uniform(0, 360), rng.uniform(0, 360)
+        spec = random_scene_spec(
+            rng,
+            3,
+            resolution=resolution,
+            face=str(face),
+            max_tilt_deg=30,
+            scale_range=(0.3, 0.8),
+            hard=hard,
         )
-        spec = replace(base, rotation=tuple(tuple(float(x) for x in row) for row in rotation))
-        images.append(render_scene(spec)[0])
-    return images
+        spec = replace(
+            spec,
+            colors=colors,
+            style=looks.style,
+            palette=looks.palette,
+            gap=looks.gap,
+            corner_radius=looks.corner_radius,
+            light=spec.light if hard else LIGHTS[int(rng.integers(len(LIGHTS)))],
+        )
+        photos.append(render_scene(spec))
+    return photos
+
+
+def grid_turns(photo: FacePhoto, truth: SceneTruth) -> int | None:
+    """Quarter turns k with ``rot90(true centres, k)`` = the detected cells; None if off."""
+    true_centres = truth.centers[truth.front_face]
+    n = true_centres.shape[0]
+    if len(photo.cells) != n * n:
+        return None
+    found = photo.cells.mean(axis=1).reshape(n, n, 2)
+    pitch = float(np.median(np.linalg.norm(np.diff(true_centres, axis=1), axis=-1)))
+    for k in range(4):
+        error = np.linalg.norm(np.rot90(true_centres, k, axes=(0, 1)) - found, axis=-1)
+        if error.max() < GRID_TOLERANCE * pitch:
+            return k
+    return None
+
+
+def colours_consistent(
+    report: CubeReport, truths: list[SceneTruth], turns: list[int]
+) -> tuple[bool, int]:
+    """Whether the read colours map one to one onto the true colours, and how many stickers
+    disagree with the majority mapping."""
+    per_face = 9
+    pairs: Counter[tuple[str, str]] = Counter()
+    for placement in report.photos:
+        photo = int(placement.source.removeprefix("photo"))
+        start = FACES.index(placement.face) * per_face
+        block = report.read_facelets[start : start + per_face]
+        read = rotate_face(block, 3, (4 - placement.quarter_turns) % 4)
+        truth = truths[photo]
+        grid = np.array(list(truth.colors[truth.front_face])).reshape(3, 3)
+        true = "".join(np.rot90(grid, turns[photo]).ravel())
+        pairs.update(zip(true, read, strict=True))
+    best: dict[str, tuple[int, str]] = {}
+    for (true, read), count in pairs.items():
+        best[true] = max(best.get(true, (0, "")), (count, read))
+    wrong = 6 * per_face - sum(count for count, _ in best.values())
+    one_to_one = len({read for _, read in best.values()}) == len(best) == 6
+    return wrong == 0 and one_to_one, wrong
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One cube's category, and for detection misses the photos to look at."""
+
+    category: str
+    detail: str
+    missed_photos: tuple[int, ...] = ()
+
+
+def judge(
+    state: str,
+    code: str | None,
+    photos: list[tuple[np.ndarray, SceneTruth]],
+    size: int | None,
+) -> Outcome:
+    """Run the check on the photos and put the result in its category."""
+    images = [image for image, _ in photos]
+    truths = [truth for _, truth in photos]
+    sources = [f"photo{i}" for i in range(len(images))]
+    try:
+        read = read_cube_photos(images, sources, size)
+    except CubescanError as err:
+        missed = tuple(i for i, name in enumerate(sources) if f"{name}:" in err.message)
+        return Outcome("detection: no face", err.message[:80], missed or tuple(range(6)))
+    wrong_n = tuple(i for i, p in enumerate(read) if len(p.lab) != 9)
+    if wrong_n:
+        return Outcome("detection: wrong N", f"N={round(len(read[0].lab) ** 0.5)}", wrong_n)
+    turns = [grid_turns(photo, truth) for photo, truth in zip(read, truths, strict=True)]
+    off = tuple(i for i, k in enumerate(turns) if k is None)
+    try:
+        report = cube_report([p.lab for p in read], sources, solve=False)
+    except CubescanError as err:
+        if off:
+            return Outcome("detection: wrong grid", err.code, off)
+        return Outcome("colour", f"{err.code}: {err.message[:60]}")
+    codes = [p.code for p in report.validation.problems]
+    expected = [code] if code else []
+    if report.facelets == state and codes == expected:
+        return Outcome("exact", "")
+    if off:
+        return Outcome("detection: wrong grid", " ".join(codes), off)
+    consistent, wrong = colours_consistent(report, truths, [int(k) for k in turns])
+    if not consistent:
+        return Outcome("colour", f"{wrong} stickers misnamed; {' '.join(codes)}")
+    if report.read_facelets != state:
+        if state in report.alternatives:
+            return Outcome("ambiguous", f"{len(report.alternatives)} alternatives")
+        return Outcome("assembly", " ".join(codes))
+    if report.facelets != state:
+        return Outcome("repair", f"{len(report.repairs)} repairs: {report.repair_note[:60]}")
+    return Outcome("diagnosis", f"got {codes}, injected {expected}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cubes", type=int, default=50)
+    parser.add_argument("--cubes", type=int, default=40, help="cubes per fault kind")
     parser.add_argument("--hard", action="store_true", help="clutter, glare, occluders, noise")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--size-known", action="store_true", help="give N=3 to the detector")
+    parser.add_argument("--faults", default=",".join(FAULTS), help="comma-separated kinds")
+    parser.add_argument("--save-misses", type=Path, help="write detection-miss photos here")
+    parser.add_argument("--verbose", action="store_true", help="print every miss")
     args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    for fault, code in FAULTS.items():
+    size = 3 if args.size_known else None
+    if args.save_misses:
+        args.save_misses.mkdir(parents=True, exist_ok=True)
+    total: Counter[str] = Counter()
+    seconds = []
+    for fault in args.faults.split(","):
+        # One generator per fault kind: each kind's cubes do not depend on the others run.
+        rng = np.random.default_rng([args.seed, list(FAULTS).index(fault)])
         outcome: Counter[str] = Counter()
-        for _ in range(args.cubes):
+        for number in range(args.cubes):
             state = faulty(random_state(rng), fault, rng)
-            try:
-                photos = [
-                    read_face_photo(image, "render", 3)
-                    for image in photos_of(state, rng, args.hard)
-                ]
-                report = cube_report([p.lab for p in photos], solve=False)
-            except CubescanError as err:
-                outcome[f"error: {err.code}"] += 1
-                continue
-            codes = [p.code for p in report.validation.problems]
-            right = report.facelets == state and (codes == ([code] if code else []))
-            outcome["exact" if right else ("ambiguous" if report.ambiguous else "wrong")] += 1
-        rate = outcome["exact"] / args.cubes
-        print(f"fault {fault:6s}: {rate:6.1%} exact   {dict(outcome)}")
+            photos = photos_of(state, rng, args.hard)
+            start = time.perf_counter()
+            result = judge(state, FAULTS[fault], photos, size)
+            seconds.append(time.perf_counter() - start)
+            outcome[result.category] += 1
+            if result.category != "exact" and args.verbose:
+                print(f"  {fault} cube {number}: {result.category} ({result.detail})")
+            if args.save_misses and result.category.startswith("detection"):
+                kind = result.category.split(": ")[1].replace(" ", "-")
+                for photo in result.missed_photos:
+                    name = f"{fault}-{number:03d}-photo{photo}-{kind}.png"
+                    cv2.imwrite(str(args.save_misses / name), photos[photo][0])
+        total += outcome
+        shown = ", ".join(f"{c}: {outcome[c]}" for c in CATEGORIES if outcome[c])
+        print(f"fault {fault:6s}: {outcome['exact'] / args.cubes:6.1%} exact   ({shown})")
+    cubes = sum(total.values())
+    detection = sum(v for k, v in total.items() if k.startswith("detection"))
+    other = cubes - total["exact"] - detection
+    print(
+        f"all {cubes} cubes: {total['exact'] / cubes:.1%} exact; misses from detection "
+        f"{detection} ({detection / cubes:.1%}), from later stages {other} ({other / cubes:.1%})"
+    )
+    print(f"check time per cube: median {np.median(seconds):.2f} s (shared machine)")
 
 
 if __name__ == "__main__":

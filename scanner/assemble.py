@@ -18,11 +18,14 @@ edge and wing slot reads as a real piece.
   held) and the other five are placed as above.
 
 Among the complete placements with the fewest broken pieces, the one whose cube
-validates with the fewest problems wins; equally good placements that give different
-cubes are reported as an ambiguity, never hidden. The winner is finally turned in the
-hand to the standard orientation: white on U and green on F when the cube has those
-colours, otherwise as it was scanned (the first photo's face on U, the third's on F, as
-in URFDLB order); even N: the yellow-blue-orange corner at DBL.
+validates with the fewest structural problems (then broken pieces, then problems) wins;
+when even that cube is not sound, placements with one more broken piece are weighed too
+(a duplicated piece is a real piece, so a wrong placement that duplicates pieces can
+break fewer slots than the true one with a mirrored corner). Equally good placements
+that give different cubes are reported as an ambiguity, never hidden. The winner is
+finally turned in the hand to the standard orientation: white on U and green on F when
+the cube has those colours, otherwise as it was scanned (the first photo's face on U,
+the third's on F, as in URFDLB order); even N: the yellow-blue-orange corner at DBL.
 
 Examples
 --------
@@ -205,8 +208,8 @@ def _place(
             _place(search, photo_of, scheme, letters, step + 1, broken + more, (*chosen, placement))
 
 
-def _search(readings: Sequence[str], size: int) -> list[_Candidate]:
-    """All placements with the fewest broken pieces.
+def _search(readings: Sequence[str], size: int, slack: int = 0) -> list[_Candidate]:
+    """All placements with the fewest broken pieces (or up to ``slack`` more).
 
     Iterative deepening on the number of broken pieces allowed: a sound cube is found
     in the first pass, where every wrong branch ends at its first broken piece.
@@ -240,8 +243,11 @@ def _search(readings: Sequence[str], size: int) -> list[_Candidate]:
             _place(search, photo_of, scheme, ["?"] * (6 * per_face), 0, 0, ())
         if search.found or search.allowed >= total_slots:
             best = min(c.broken for c in search.found.values())
-            return [c for c in search.found.values() if c.broken == best]
-        search.allowed = min(total_slots, max(1, 2 * search.allowed))
+            if search.allowed >= min(total_slots, best + slack):
+                return [c for c in search.found.values() if c.broken <= best + slack]
+            search.allowed = min(total_slots, best + slack)
+        else:
+            search.allowed = min(total_slots, max(1, 2 * search.allowed))
 
 
 @dataclass(frozen=True)
@@ -455,26 +461,19 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
             size, report.facelets, report.symbols, placements, report, False, (report.facelets,), 0
         )
     size = _check_readings(readings)
-    candidates = _search(readings, size)
     centres = [r[size * size // 2] for r in readings]
     up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
-    scored = []
-    for candidate in candidates:
-        held, rotation = _held_standard(candidate.letters, size, up, front)
-        state = _to_state(held, size)
-        report = validate(state)
-        structural = sum(p.code not in _LAWS for p in report.problems)
-        # A cube in the standard colours most likely has the standard scheme (a solved
-        # cube's photos cannot tell schemes apart); then prefer the photos as taken.
-        score = (structural, _scheme_penalty(state.symbols), len(report.problems))
-        turned = sum(p.quarter_turns != 0 for p in candidate.placements)
-        scored.append((score, turned, candidate, rotation, state, report))
+    scored = _scored(_search(readings, size), size, up, front)
+    if scored[0][0][0]:
+        # Not a sound cube. A duplicated piece is a real piece, so a placement that
+        # duplicates pieces can break fewer slots than the true one with one mirrored
+        # corner: the placements with one more broken piece are weighed too.
+        scored = _scored(_search(readings, size, slack=1), size, up, front)
     # The most plausible reading wins, but every other reading whose pieces are just as
     # real is an ambiguity to report: a photo turned by half a turn can make a cube
     # with two swapped pieces look solvable, and that must not be hidden.
-    ranked = sorted(scored, key=lambda item: (item[0], item[1]))
-    _, _, candidate, rotation, state, report = ranked[0]
-    plausible = [item for item in ranked if item[0][:2] == ranked[0][0][:2]]
+    _, _, candidate, rotation, state, report = scored[0]
+    plausible = [item for item in scored if item[0][:3] == scored[0][0][:3]]
     distinct = tuple(dict.fromkeys(item[4].facelets for item in plausible))
     return Assembly(
         size,
@@ -486,6 +485,25 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
         distinct,
         candidate.broken,
     )
+
+
+def _scored(candidates: list[_Candidate], size: int, up: str, front: str) -> list[tuple]:
+    """The candidates held in the standard orientation, validated and ranked, best first.
+
+    Each item: (score, quarter turns used, candidate, rotation, state, report).
+    """
+    scored = []
+    for candidate in candidates:
+        held, rotation = _held_standard(candidate.letters, size, up, front)
+        state = _to_state(held, size)
+        report = validate(state)
+        structural = sum(p.code not in _LAWS for p in report.problems)
+        # A cube in the standard colours most likely has the standard scheme (a solved
+        # cube's photos cannot tell schemes apart); then prefer the photos as taken.
+        score = (structural, _scheme_penalty(state.symbols), candidate.broken, len(report.problems))
+        turned = sum(p.quarter_turns != 0 for p in candidate.placements)
+        scored.append((score, turned, candidate, rotation, state, report))
+    return sorted(scored, key=lambda item: (item[0], item[1]))
 
 
 _LAWS = {"corner-twist", "edge-flip", "permutation-parity"}

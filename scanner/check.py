@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -37,17 +38,18 @@ import numpy as np
 
 from calibration.profile import Profile
 from scanner.assemble import Assembly, assemble
-from scanner.colors import Classification, ColorInfo, classify, colors_json
+from scanner.colors import Classification, ColorInfo, classify, colors_json, name_face_colors
+from scanner.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
 from scanner.draw import annotate_face, draw_net, fills_from_names
 from scanner.grid import detect_grid
 from scanner.imageio import read_image
-from scanner.repair import Repair, repair
+from scanner.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from scanner.report_html import thumbnail_data_uri
 from scanner.sampling import sample_colors
 from scanner.sources import IMAGE_SUFFIXES
 from solver.errors import BadInputError
 from solver.geometry import FACES
-from solver.moves import Move, format_moves
+from solver.moves import Move, format_moves, size_from_length
 from solver.state import CubeState
 from solver.validate import ValidationReport, validate
 
@@ -212,6 +214,123 @@ def _solution(report: ValidationReport, state: CubeState) -> tuple[tuple[Move, .
     return tuple(solve(state)), ""
 
 
+def balance_photos(face_samples: Sequence[np.ndarray], rounds: int = 3) -> list[np.ndarray]:
+    """The photos' colour samples as if every photo had been taken under one light.
+
+    Each face is often photographed under its own light (a window on one side, a lamp
+    on the other, one face in shadow: five times darker, or warmer). Each photo's
+    stickers are first named on their own (:func:`scanner.colors.name_face_colors`, which
+    finds the photo's white point in the photo itself); the gain per cone channel that
+    best maps a photo's stickers onto the cube-wide means of their colours is that
+    photo's light relative to the cube's average light (a von Kries model per photo), and
+    dividing it out makes the photos comparable before the whole cube is named at once.
+    A few misnamed stickers on a face shift its gain only a little (least squares over
+    the face's N*N stickers); the means and gains are refined in turn.
+
+    Parameters
+    ----------
+    face_samples
+        Six (or any number of) arrays (n, 3) of CIELAB samples, one per photo.
+    rounds
+        Refinements of the cube-wide means and the per-photo gains.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The balanced samples, shaped as given.
+
+    Examples
+    --------
+    >>> from scanner.colorspace import adapt_lab
+    >>> face = np.array([[85.0, 0, 0], [42, 58, 32], [60, 45, 60], [82, -6, 75]])
+    >>> dim_warm = adapt_lab(face, np.array([85.0, -8, -25]), target_l=45.0)  # a dim lamp
+    >>> balanced = balance_photos([face, dim_warm])
+    >>> bool(np.abs(balanced[0] - balanced[1]).max() < 1.0)
+    True
+    """
+    names = np.concatenate([name_face_colors(samples).names for samples in face_samples])
+    cones = [lab_to_xyz(np.asarray(samples, dtype=float)) @ BRADFORD.T for samples in face_samples]
+    bounds = np.cumsum([0] + [len(samples) for samples in face_samples])
+    colours = sorted(set(names))
+    for _ in range(rounds):
+        stacked = np.concatenate(cones)
+        means = {name: stacked[names == name].mean(axis=0) for name in colours}
+        expected = np.stack([means[name] for name in names])
+        for photo, (first, last) in enumerate(itertools.pairwise(bounds)):
+            seen, wanted = cones[photo], expected[first:last]
+            gain = (seen * wanted).sum(axis=0) / np.maximum((wanted**2).sum(axis=0), 1e-12)
+            cones[photo] = seen / np.maximum(gain, 1e-3)
+    balanced = [xyz_to_lab(c @ BRADFORD_INV.T) for c in cones]
+    for lab in balanced:
+        # A sticker brighter than the cube's average white stays the brightest white.
+        lab[:, 0] = np.clip(lab[:, 0], 0.0, 100.0)
+    return balanced
+
+
+@dataclass(frozen=True, eq=False)
+class _Reading:
+    """One way of reading the cube's colours, carried through assembly and repair."""
+
+    assembly: Assembly
+    ordered: Classification
+    outcome: RepairResult
+    report: ValidationReport
+
+    @property
+    def score(self) -> tuple[int, int, int]:
+        """Lower is more plausible. A reading that needs no repair comes first: a repair
+        accepted on balanced colours must not hide a fault read as it is on the photos
+        (a mis-stuck sticker). Then fewer broken pieces (structural problems: a misread
+        breaks pieces, a twist, flip or parity breaks none), then fewer problems."""
+        problems = self.report.problems
+        structural = sum(p.code not in PHYSICAL_FAULTS for p in problems)
+        return len(self.outcome.repairs), structural, len(problems)
+
+
+def _read(lab: np.ndarray, size: int, orientation: str, profile: Profile | None) -> _Reading:
+    classification = classify(lab, profile=profile)
+    symbols = _symbols(classification)
+    per_face = size * size
+    readings = [
+        "".join(symbols[x] for x in classification.facelets[p * per_face : (p + 1) * per_face])
+        for p in range(6)
+    ]
+    assembly = assemble(readings, orientation)
+    ordered = _reordered(classification, assembly, symbols)
+    outcome = repair(ordered)
+    report = validate(CubeState(size, outcome.facelets, assembly.symbols))
+    return _Reading(assembly, ordered, outcome, report)
+
+
+def _best_reading(
+    face_samples: Sequence[np.ndarray], orientation: str, profile: Profile | None
+) -> _Reading:
+    """The photos balanced against each other's light, unless as taken reads better.
+
+    Balanced samples are read first; a sound cube read without repairs is taken at
+    once. Otherwise the samples as taken are read too, and the cube's constraints choose:
+    the reading with the fewest repairs, then broken pieces, then problems (balanced on
+    a tie). Either reading failing (e.g. an even cube's colours not recognised) leaves
+    the other.
+    """
+    size = size_from_length(6 * len(face_samples[0]))
+    raw = np.concatenate([np.asarray(s, dtype=float) for s in face_samples])
+    readings: list[_Reading] = []
+    failures: list[BadInputError] = []
+    for lab in (np.concatenate(balance_photos(face_samples)), raw):
+        try:
+            reading = _read(lab, size, orientation, profile)
+        except BadInputError as err:
+            failures.append(err)
+            continue
+        if reading.report.valid and not reading.outcome.repairs:
+            return reading
+        readings.append(reading)
+    if not readings:
+        raise failures[0]
+    return min(readings, key=lambda reading: reading.score)
+
+
 def cube_report(
     face_samples: Sequence[np.ndarray],
     sources: Sequence[str] | None = None,
@@ -220,6 +339,11 @@ def cube_report(
     solve: bool = True,
 ) -> CubeReport:
     """From six faces' colour samples to the full report on the cube.
+
+    The photos are balanced against each other's light first
+    (:func:`balance_photos`); the samples as taken are read too when that gives no
+    sound cube, and the cube's constraints pick the more plausible reading. The report's
+    colours carry the mean Lab of their stickers as the camera read them.
 
     Parameters
     ----------
@@ -257,40 +381,45 @@ def cube_report(
             )
             + "); check the cube size (--size)",
         )
-    lab = np.concatenate([np.asarray(s, dtype=float) for s in face_samples])
-    classification = classify(lab, profile=profile)
-    size = classification.size
-    symbols = _symbols(classification)
-    readings = [
-        "".join(
-            symbols[letter]
-            for letter in classification.facelets[p * size * size : (p + 1) * size * size]
+    samples = [np.asarray(s, dtype=float) for s in face_samples]
+    for source, lab in zip(sources, samples, strict=True):
+        # Checked here, per photo, so that the error can say which photo it was.
+        if lab.ndim != 2 or lab.shape[1] != 3 or not np.isfinite(lab).all():
+            raise BadInputError(
+                "bad-format", f"{source}: colour samples must be finite (n, 3) CIELAB values"
+            )
+    reading = _best_reading(samples, orientation, profile)
+    size = reading.assembly.size
+    # Each colour's mean Lab as the camera read it (not as balanced), facelet order.
+    in_order = np.empty((6 * size * size, 3))
+    in_order[_final_index(reading.assembly, size)] = np.concatenate(samples)
+    letters = np.array(list(reading.assembly.facelets))
+    colors = {
+        face: ColorInfo(
+            info.name, tuple(round(float(v), 2) for v in in_order[letters == face].mean(0))
         )
-        for p in range(6)
-    ]
-    assembly = assemble(readings, orientation)
-    ordered = _reordered(classification, assembly, symbols)
-    outcome = repair(ordered)
-    state = CubeState(size, outcome.facelets, assembly.symbols)
-    report = validate(state)
-    solution, note = _solution(report, state) if solve else (None, "not asked for")
+        for face, info in reading.ordered.colors.items()
+    }
+    state = CubeState(size, reading.outcome.facelets, reading.assembly.symbols)
+    solution, note = _solution(reading.report, state) if solve else (None, "not asked for")
     photos = tuple(
-        PhotoPlacement(sources[p.photo], p.face, p.quarter_turns) for p in assembly.placements
+        PhotoPlacement(sources[p.photo], p.face, p.quarter_turns)
+        for p in reading.assembly.placements
     )
     return CubeReport(
         size,
-        outcome.facelets,
-        assembly.facelets,
-        ordered.colors,
-        report,
-        ordered.confidence,
-        outcome.repairs,
-        outcome.reason,
+        reading.outcome.facelets,
+        reading.assembly.facelets,
+        colors,
+        reading.report,
+        reading.ordered.confidence,
+        reading.outcome.repairs,
+        reading.outcome.reason,
         solution,
         note,
         photos,
-        assembly.ambiguous,
-        assembly.alternatives,
+        reading.assembly.ambiguous,
+        reading.assembly.alternatives,
     )
 
 
@@ -382,6 +511,58 @@ def _majority_size(photos: Sequence[FacePhoto]) -> int:
     return sizes.most_common(1)[0][0]
 
 
+def read_cube_photos(
+    images: Sequence[np.ndarray], sources: Sequence[str], size: int | None = None
+) -> list[FacePhoto]:
+    """Find the face in each of a cube's six photos and sample its stickers.
+
+    The photos of one cube help each other: when ``size`` is not given, the N that most
+    photos show is the cube's, and a photo where no face (or a face of another N) was
+    found is read again knowing N, which lets the detector accept more (a stray match
+    beside the face, a row hidden by a finger).
+
+    Parameters
+    ----------
+    images
+        The photos (BGR), one face each.
+    sources
+        A name per photo, for error messages.
+    size
+        N, when known.
+
+    Returns
+    -------
+    list of FacePhoto
+        In the order of ``images``, all of one N.
+
+    Raises
+    ------
+    BadInputError
+        ``no-face``: no face in any photo, or in one photo even knowing N (named).
+
+    Examples
+    --------
+    >>> from scanner.synth import random_scene_spec, render_scene
+    >>> rng = np.random.default_rng(3)
+    >>> image = render_scene(random_scene_spec(rng, 3, resolution=(640, 480), hard=False))[0]
+    >>> [len(p.lab) for p in read_cube_photos([image], ["U.png"])]
+    [9]
+    """
+    found = [_try_face(image, source, size) for image, source in zip(images, sources, strict=True)]
+    seen = [photo for photo in found if photo is not None]
+    if not seen:
+        raise BadInputError(
+            "no-face", "no cube face was found in any of the photos: " + _NO_FACE_ADVICE
+        )
+    common = size or _majority_size(seen)
+    return [
+        photo
+        if photo is not None and len(photo.lab) == common * common
+        else read_face_photo(image, source, common)
+        for photo, image, source in zip(found, images, sources, strict=True)
+    ]
+
+
 def check_images(
     paths: Sequence[str | Path],
     size: int | None = None,
@@ -409,24 +590,21 @@ def check_images(
     -------
     (CubeReport, list of FacePhoto)
         The report and, for drawing, the photos as read (in URFDLB order when named).
+
+    Raises
+    ------
+    BadInputError
+        Not six photos, an unreadable image, no face found in a photo, ...
+
+    Examples
+    --------
+    >>> report, photos = check_images(["sample_images/cube"])  # doctest: +SKIP
+    >>> report.valid, report.facelets[:9]  # doctest: +SKIP
+    (True, 'UUUUUUUUU')
     """
     ordered = order_photos([Path(p) for p in paths])
     images = [read_image(path) for path in ordered]
-    found = [_try_face(image, str(path), size) for image, path in zip(images, ordered, strict=True)]
-    seen = [photo for photo in found if photo is not None]
-    if not seen:
-        raise BadInputError(
-            "no-face", "no cube face was found in any of the photos: " + _NO_FACE_ADVICE
-        )
-    # Photos missed or read at another size are read again knowing the cube's N: a
-    # detector that knows N tolerates more (a stray match, a hidden row).
-    common = size or _majority_size(seen)
-    photos = [
-        photo
-        if photo is not None and len(photo.lab) == common * common
-        else read_face_photo(image, str(path), common)
-        for photo, image, path in zip(found, images, ordered, strict=True)
-    ]
+    photos = read_cube_photos(images, [str(path) for path in ordered], size)
     report = cube_report(
         [p.lab for p in photos], [p.source for p in photos], orientation, profile, solve
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from scanner.batch import REPORT_HTML, run_batch
+from scanner.batch import REPORT_HTML, REPORT_JSONL, read_rows, run_batch
 from scanner.check import check_folder
 
 
@@ -21,15 +21,19 @@ from scanner.check import check_folder
 @click.option("--resume", is_flag=True, help="Skip cubes already in the report.")
 def batch(root: Path, jobs: int, out: Path | None, resume: bool) -> None:
     """Check each cube folder under ROOT; write report.jsonl, report.csv and report.html.
-    Exit 0 when every cube is solvable, 1 otherwise, 130 when interrupted."""
+    Exit 0 when every cube in the report was read and is solvable, 1 otherwise (also
+    after --resume: the whole report counts), 130 when interrupted."""
     out = out or root / "cubescan-report"
     summary = run_batch(root, out, check_folder, jobs=jobs, resume=resume)
+    rows = read_rows(out / REPORT_JSONL)
+    unreadable = sum(row["status"] == "error" for row in rows)
+    unsolvable = sum(row["status"] == "ok" and not row.get("valid") for row in rows)
     console = Console(stderr=True)
     console.print(
-        f"{summary.checked} cubes checked, {summary.skipped} already done, "
-        f"{summary.errors} unreadable; report: {out / REPORT_HTML}"
+        f"{summary.checked} cubes checked, {summary.skipped} already done; in the report "
+        f"{unreadable} unreadable, {unsolvable} not solvable; report: {out / REPORT_HTML}"
     )
     if summary.interrupted:
         console.print("interrupted: the reports hold the cubes that finished; --resume goes on")
         sys.exit(130)
-    sys.exit(1 if summary.errors else 0)
+    sys.exit(1 if unreadable or unsolvable else 0)

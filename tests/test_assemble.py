@@ -113,6 +113,19 @@ def test_reassembly_faults_are_diagnosed_exactly(fault, code, seed):
     assert codes == [code] or (result.ambiguous and not codes)
 
 
+def test_a_mirrored_corner_is_not_mistaken_for_duplicated_pieces():
+    # Six photos of a cube with one corner's stickers swapped (one broken piece). Turned
+    # another way, two photos make every slot a real piece, but with a corner and an
+    # edge each there twice: fewer broken slots, yet a cube that cannot exist either.
+    # The mirrored corner is the simpler explanation and must win.
+    photos = ["WRYYYGGGY", "GOBOBGBOY", "BRGYGWYBG", "RYOYRWRWR", "OBBROWOOR", "WGWBWBWRO"]
+    truth = "UBURUFLBURDLDRURURDDBBFRFUFURDDDFFFDLBBRLULLRFLBLBFBLD"
+    result = assemble(photos)
+    assert result.facelets == truth and not result.ambiguous
+    assert [p.code for p in result.report.problems] == ["corner-invalid"]
+    assert result.broken_pieces == 1
+
+
 def test_net_orientation_takes_the_photos_as_given():
     truth = apply_moves(solved_facelets(3), "R U")
     colours = truth.translate(TO_COLOURS)

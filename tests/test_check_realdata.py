@@ -25,7 +25,7 @@ def folder_of(realdata: Path, cube: dict) -> Path:
     return realdata / cube["set"]
 
 
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [2, 3, 4])
 def test_photos_as_given_give_the_exact_state(realdata, tracker_cubes, size, table_cache):
     cube = tracker_cubes[size]
     report, _ = check_images([folder_of(realdata, cube)], orientation="net")
@@ -39,14 +39,16 @@ def test_3x3_in_any_orientation_mode_is_exact(realdata, tracker_cubes, table_cac
     assert report.facelets == cube["facelets"] and report.valid and report.solution
 
 
-def test_2x2_and_4x4_are_the_right_cube(realdata, tracker_cubes, table_cache):
-    # Even cubes have no centres: the 4x4 comes back held with the yellow-blue-orange
-    # corner at DBL; the 2x2's rig lighting makes its green look teal, so its colours
-    # are read as a non-standard palette and named by its DLB corner. Same cube both.
-    report, _ = check_images([folder_of(realdata, tracker_cubes[4])])
-    assert report.valid and same_cube(report.facelets, tracker_cubes[4]["facelets"])
-    report, _ = check_images([folder_of(realdata, tracker_cubes[2])], orientation="net")
-    assert report.valid and same_cube(report.facelets, tracker_cubes[2]["facelets"])
+@pytest.mark.parametrize("size", [2, 4])
+def test_even_cubes_in_any_orientation_mode_are_the_right_cube(
+    realdata, tracker_cubes, size, table_cache
+):
+    # Even cubes have no centres: they come back held with the yellow-blue-orange
+    # corner at DBL (standard colours) or named by their DLB corner, not as the tracker
+    # held them. The same cube either way.
+    report, _ = check_images([folder_of(realdata, tracker_cubes[size])])
+    assert report.valid and not report.ambiguous
+    assert same_cube(report.facelets, tracker_cubes[size]["facelets"])
 
 
 def shuffled_copies(source: Path, target: Path, scale: float, seed: int) -> Path:
@@ -63,17 +65,20 @@ def shuffled_copies(source: Path, target: Path, scale: float, seed: int) -> Path
 
 
 @pytest.mark.parametrize("scale", [1.0, 1 / 3])
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [2, 3, 4])
 def test_shuffled_rotated_renamed_photos_at_full_and_640x360(
     realdata, tracker_cubes, tmp_path, size, scale, table_cache
 ):
+    # Renamed and shuffled photos no longer say which face the tracker held up, and these
+    # photos' colours are not all recognised as the standard ones (so "white on U" cannot
+    # fix the orientation either): the exact state is asked for up to a whole-cube turn.
     cube = tracker_cubes[size]
     folder = shuffled_copies(folder_of(realdata, cube), tmp_path / "shuffled", scale, size)
+    if scale < 1:
+        assert cv2.imread(str(folder / "photo0.png")).shape[:2] in ((360, 640), (640, 360))
     report, _ = check_images([folder])
-    assert report.valid
-    assert same_cube(report.facelets, cube["facelets"]) or any(
-        same_cube(alternative, cube["facelets"]) for alternative in report.alternatives
-    )
+    assert report.valid and not report.ambiguous
+    assert same_cube(report.facelets, cube["facelets"])
 
 
 def test_cli_check_json_and_annotations(realdata, tracker_cubes, tmp_path, table_cache):
