@@ -6,8 +6,9 @@ draws) plus ``--negatives`` scenes with no cube (clutter, checkerboards, tiles, 
 A detection counts when N is right and every centre is within ``--tolerance`` of a cell width
 of the truth (up to the face's quarter-turn, which is ambiguous near 45 degrees).
 
-Real: every faces.jsonl photo; with sticker boxes, centres must lie within 15% of a cell
-width of the box centres (median) and the face matched is any of the photo's labelled faces;
+Real: every faces.jsonl photo; with sticker boxes, N must be right and the centres must lie
+within 15% of a cell width of the box centres (median), the face matched being any of the
+photo's labelled faces;
 tracker photos (no boxes) count when N is right, at full size and at 640x360.
 
 Example: ``python benchmarks/eval_detect.py --scenes 2000 --negatives 500``
@@ -85,7 +86,7 @@ def real(root: Path) -> dict[str, str]:
                 report[key].append(detection is not None and detection.size == faces[0]["size"])
                 continue
             best = None
-            if detection is not None:
+            if detection is not None and detection.size == faces[0]["size"]:
                 found = centres_of(detection).reshape(-1, 2)
                 for face in faces:
                     if not face["boxes"]:

@@ -50,7 +50,7 @@ PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest 
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
-MAX_SINGLE_ELONGATION = 1.9  # a square sticker seen at up to ~58 degrees, not a domino
+MAX_NEIGHBOUR_AREA_RATIO = 1.8  # two neighbouring stickers' areas differ less than this
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its two cells
@@ -729,17 +729,13 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     local = np.einsum("nij,nj->ni", regions.whiten[src], disp)
     dist = np.linalg.norm(local, axis=1)
     ratio = regions.areas[dst] / regions.areas[src]
-    # Only single stickers link (a square, foreshortened by the tilt at most): a block of
-    # merged same-colour stickers would lend the lattice its stretched frame.
-    singular = np.linalg.svd(regions.whiten, compute_uv=False)
-    single = singular[:, 0] / np.maximum(singular[:, 1], 1e-9) < MAX_SINGLE_ELONGATION
+    # Neighbouring stickers have about the same area; a block of two merged same-colour
+    # stickers has twice a sticker's, and would lend the lattice its stretched frame.
     ok = (
         (dist > _REGION_PITCH_RANGE[0])
         & (dist < _REGION_PITCH_RANGE[1])
-        & (ratio > 0.45)
-        & (ratio < 2.2)
-        & single[src]
-        & single[dst]
+        & (ratio > 1 / MAX_NEIGHBOUR_AREA_RATIO)
+        & (ratio < MAX_NEIGHBOUR_AREA_RATIO)
     )
     src, dst, disp, local, dist = src[ok], dst[ok], disp[ok], local[ok], dist[ok]
     # Keep only the nearest ring of neighbours: diagonals are perpendicular too, but longer.
