@@ -104,9 +104,17 @@ def test_ctrl_c_exits_130_without_traceback():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A test run started in the background inherits an ignored SIGINT, and Python
+        # keeps it ignored: give the child the default, as a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(4.0)  # imports, table load and the search under way
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    try:
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # never leave a search running past the test
+            process.kill()
+            process.wait()
     assert process.returncode == 130
     assert "Traceback" not in err and "interrupted" in err

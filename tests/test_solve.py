@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import signal
 import threading
 
 import numpy as np
@@ -135,6 +136,9 @@ def test_timeout_returns_best_so_far_with_flag():
 
 
 def test_ctrl_c_ends_the_search_cleanly():
+    # interrupt_main does nothing while SIGINT is ignored (as in a run started in the
+    # background): install Python's handler, as in a terminal.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     state = random_state(np.random.default_rng(12))
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
@@ -143,6 +147,7 @@ def test_ctrl_c_ends_the_search_cleanly():
             solve(state, max_length=12)  # far too short: would search for hours
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     # Nothing shared was left broken: the next solve works.
     assert_solves(state, solve(state))
 
