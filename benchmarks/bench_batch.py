@@ -16,7 +16,6 @@ import argparse
 import statistics
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -24,32 +23,17 @@ import numpy as np
 
 from scanner.batch import read_rows, run_batch
 from scanner.check import check_folder
-from scanner.synth import STANDARD_SCHEME, random_scene_spec, render_scene
+from scanner.synth import STANDARD_SCHEME, cube_photo_specs, render_scene
 from solver.cubie import random_state
 from solver.geometry import FACES
-
-LIGHTS = ("neutral", "warm", "cool", "dim")
 
 
 def write_cube(folder: Path, rng: np.random.Generator) -> None:
     """Six 1080p JPEG photos of one random cube, named by face."""
     colours = "".join(STANDARD_SCHEME[f] for f in random_state(rng))
-    looks = random_scene_spec(rng, 3, resolution=(1920, 1080), hard=False)
     folder.mkdir(parents=True)
-    for face in FACES:
-        spec = random_scene_spec(
-            rng, 3, resolution=(1920, 1080), face=face, max_tilt_deg=25, scale_range=(0.4, 0.8),
-            hard=False,
-        )  # fmt: skip
-        spec = replace(
-            spec,
-            colors=colours,
-            style=looks.style,
-            palette=looks.palette,
-            gap=looks.gap,
-            corner_radius=looks.corner_radius,
-            light=LIGHTS[int(rng.integers(len(LIGHTS)))],
-        )
+    specs = cube_photo_specs(rng, colours, (1920, 1080), max_tilt_deg=25, scale_range=(0.4, 0.8))
+    for face, spec in zip(FACES, specs, strict=True):
         cv2.imwrite(
             str(folder / f"{face}.jpg"), render_scene(spec)[0], [cv2.IMWRITE_JPEG_QUALITY, 92]
         )

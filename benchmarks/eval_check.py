@@ -34,7 +34,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -46,7 +46,7 @@ from scanner.synth import (
     RESOLUTIONS,
     STANDARD_SCHEME,
     SceneTruth,
-    random_scene_spec,
+    cube_photo_specs,
     render_scene,
 )
 from solver.cubie import corner_slots, edge_slots, random_state
@@ -72,7 +72,6 @@ CATEGORIES = (
     "repair",
     "diagnosis",
 )
-LIGHTS = ("neutral", "warm", "cool", "dim")
 GRID_TOLERANCE = 1 / 3  # of a sticker's pitch
 
 
@@ -99,29 +98,10 @@ def photos_of(
     """Six photos of the cube, one face each, in random order; with their ground truth."""
     colors = "".join(STANDARD_SCHEME[f] for f in state)
     resolution = RESOLUTIONS[int(rng.integers(len(RESOLUTIONS)))]
-    looks = random_scene_spec(rng, 3, resolution=resolution, hard=hard)
-    photos = []
-    for face in rng.permutation(list(FACES)):
-        spec = random_scene_spec(
-            rng,
-            3,
-            resolution=resolution,
-            face=str(face),
-            max_tilt_deg=30,
-            scale_range=(0.3, 0.8),
-            hard=hard,
-        )
-        spec = replace(
-            spec,
-            colors=colors,
-            style=looks.style,
-            palette=looks.palette,
-            gap=looks.gap,
-            corner_radius=looks.corner_radius,
-            light=spec.light if hard else LIGHTS[int(rng.integers(len(LIGHTS)))],
-        )
-        photos.append(render_scene(spec))
-    return photos
+    specs = cube_photo_specs(
+        rng, colors, resolution, max_tilt_deg=30, scale_range=(0.3, 0.8), hard=hard, shuffle=True
+    )
+    return [render_scene(spec) for spec in specs]
 
 
 def grid_turns(photo: FacePhoto, truth: SceneTruth) -> int | None:

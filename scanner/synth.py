@@ -31,10 +31,12 @@ import cv2
 import numpy as np
 
 from solver.geometry import FACES, cube_geometry, face_axes, face_normal
-from solver.moves import apply_moves, parse_moves, solved_facelets
+from solver.moves import apply_moves, parse_moves, size_from_length, solved_facelets
 from solver.state import STANDARD_SCHEME as COLOUR_TO_FACE
 
 FACE_ORDER = FACES
+SCENE_LIGHTS = ("neutral", "warm", "cool", "dim")
+"""The lights a scene may be drawn under."""
 
 # Standard colour scheme: the letter of the face a colour belongs to -> colour letter.
 STANDARD_SCHEME = {face: colour for colour, face in COLOUR_TO_FACE.items()}
@@ -471,7 +473,7 @@ def random_scene_spec(
     glare = occluder = None
     blur, noise, quality = float(rng.uniform(0, 0.8)), float(rng.uniform(1, 4)), 0
     if hard:
-        light = ["neutral", "warm", "cool", "dim"][rng.integers(4)]
+        light = SCENE_LIGHTS[rng.integers(len(SCENE_LIGHTS))]
         if rng.random() < 0.3:
             glare = (
                 float(rng.uniform(0.5, size - 0.5)),
@@ -519,6 +521,76 @@ def random_scene_spec(
         jpeg_quality=quality,
         background_seed=int(rng.integers(2**31)),
     )
+
+
+def cube_photo_specs(
+    rng: np.random.Generator,
+    colors: str,
+    resolution: tuple[int, int],
+    *,
+    max_tilt_deg: float,
+    scale_range: tuple[float, float],
+    hard: bool = False,
+    shuffle: bool = False,
+) -> list[SceneSpec]:
+    """Six photos of one cube, a face each, each posed and lit on its own.
+
+    The cube's look (sticker style, palette, gaps, corners) is drawn once; each photo gets
+    its own pose and light (with ``hard``, also its own occluder, glare, blur and noise).
+
+    Parameters
+    ----------
+    rng
+        Random generator.
+    colors
+        The cube's sticker colour letters, 6*N*N in facelet order.
+    resolution
+        ``(width, height)`` of every photo.
+    max_tilt_deg, scale_range
+        As for :func:`random_scene_spec`.
+    hard
+        Draw each photo's difficulties (see :func:`random_scene_spec`).
+    shuffle
+        Photograph the faces in a random order instead of U, R, F, D, L, B.
+
+    Returns
+    -------
+    list of SceneSpec
+        One per photo, in the order taken.
+
+    Examples
+    --------
+    >>> specs = cube_photo_specs(np.random.default_rng(0), "W" * 9 + "R" * 9 + "G" * 9
+    ...     + "Y" * 9 + "O" * 9 + "B" * 9, (320, 240), max_tilt_deg=20, scale_range=(0.4, 0.6))
+    >>> len(specs), len({spec.style for spec in specs}), len({spec.palette for spec in specs})
+    (6, 1, 1)
+    """
+    size = size_from_length(len(colors))
+    looks = random_scene_spec(rng, size, resolution=resolution, hard=hard)
+    faces = rng.permutation(list(FACES)) if shuffle else FACES
+    specs = []
+    for face in faces:
+        spec = random_scene_spec(
+            rng,
+            size,
+            resolution=resolution,
+            face=str(face),
+            max_tilt_deg=max_tilt_deg,
+            scale_range=scale_range,
+            hard=hard,
+        )
+        specs.append(
+            replace(
+                spec,
+                colors=colors,
+                style=looks.style,
+                palette=looks.palette,
+                gap=looks.gap,
+                corner_radius=looks.corner_radius,
+                light=spec.light if hard else SCENE_LIGHTS[int(rng.integers(len(SCENE_LIGHTS)))],
+            )
+        )
+    return specs
 
 
 # ----------------------------------------------------------------------------------------------
@@ -937,7 +1009,7 @@ def render_clutter(
         rotation=((1, 0, 0), (0, 1, 0), (0, 0, 1)),
         center=(0, 0, 1),
         focal=1.0,
-        light=["neutral", "warm", "cool", "dim"][rng.integers(4)],
+        light=SCENE_LIGHTS[rng.integers(len(SCENE_LIGHTS))],
         blur=float(rng.choice([0.0, 0.7, 1.4])),
         noise=float(rng.uniform(1, 5)),
         jpeg_quality=int(rng.choice([0, 60, 90])),

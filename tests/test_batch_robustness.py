@@ -25,7 +25,6 @@ import subprocess
 import sys
 import time
 import zlib
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -33,14 +32,13 @@ import numpy as np
 import pytest
 
 from scanner.batch import read_rows
-from scanner.synth import STANDARD_SCHEME, random_scene_spec, render_scene
+from scanner.synth import STANDARD_SCHEME, cube_photo_specs, render_scene
 from solver.cubie import random_state
 from solver.fixes import apply_fix, twist_corner_fix
 from solver.geometry import FACES
 
 ROOT = Path(__file__).resolve().parents[1]
 RESOLUTION = (480, 360)
-LIGHTS = ("neutral", "warm", "cool", "dim")
 
 # Broken folder -> (error code, words the one-line reason must contain).
 BROKEN = {
@@ -55,24 +53,8 @@ BROKEN = {
 def render_cube(facelets: str, rng: np.random.Generator) -> list[np.ndarray]:
     """Six photos of one cube, one face each in URFDLB order, each posed and lit on its own."""
     colours = "".join(STANDARD_SCHEME[f] for f in facelets)
-    looks = random_scene_spec(rng, 3, resolution=RESOLUTION, hard=False)
-    photos = []
-    for face in FACES:
-        spec = random_scene_spec(
-            rng, 3, resolution=RESOLUTION, face=face, max_tilt_deg=25, scale_range=(0.45, 0.8),
-            hard=False,
-        )  # fmt: skip
-        spec = replace(
-            spec,
-            colors=colours,
-            style=looks.style,
-            palette=looks.palette,
-            gap=looks.gap,
-            corner_radius=looks.corner_radius,
-            light=LIGHTS[int(rng.integers(len(LIGHTS)))],
-        )
-        photos.append(render_scene(spec)[0])
-    return photos
+    specs = cube_photo_specs(rng, colours, RESOLUTION, max_tilt_deg=25, scale_range=(0.45, 0.8))
+    return [render_scene(spec)[0] for spec in specs]
 
 
 def png_claiming(width: int, height: int) -> bytes:
