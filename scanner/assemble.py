@@ -53,7 +53,7 @@ from solver.geometry import FACES
 from solver.moves import apply_moves, parse_moves, sequence_permutation, size_from_length
 from solver.slots import slot_sets
 from solver.state import STANDARD_SCHEME, CubeState
-from solver.validate import ValidationReport, validate
+from solver.validate import ValidationReport, structural_problem_count, validate
 
 # Faces in the order they are placed: each new face completes as many pieces as possible.
 _PLACEMENT_ORDER = "UFRBLD"
@@ -488,25 +488,34 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
 
 
 def _scored(candidates: list[_Candidate], size: int, up: str, front: str) -> list[tuple]:
-    """The candidates held in the standard orientation, validated and ranked, best first.
+    """The candidates held in the standard orientation, ranked, best first.
 
-    Each item: (score, quarter turns used, candidate, rotation, state, report).
+    Each item: (score, quarter turns used, candidate, rotation, state, report); the report
+    is there for the candidates tied with the best on the score's first three keys (the
+    only ones the caller reads), None for the rest.
     """
-    scored = []
+    ranked = []
     for candidate in candidates:
         held, rotation = _held_standard(candidate.letters, size, up, front)
         state = _to_state(held, size)
-        report = validate(state)
-        structural = sum(p.code not in _LAWS for p in report.problems)
         # A cube in the standard colours most likely has the standard scheme (a solved
         # cube's photos cannot tell schemes apart); then prefer the photos as taken.
-        score = (structural, _scheme_penalty(state.symbols), candidate.broken, len(report.problems))
+        key = (
+            structural_problem_count(state),
+            _scheme_penalty(state.symbols),
+            candidate.broken,
+        )
         turned = sum(p.quarter_turns != 0 for p in candidate.placements)
-        scored.append((score, turned, candidate, rotation, state, report))
+        ranked.append((key, turned, candidate, rotation, state))
+    best = min(item[0] for item in ranked)
+    scored = []
+    for key, turned, candidate, rotation, state in ranked:
+        # Only the leaders need the full diagnosis (its fix search is the costly part):
+        # the others lose on the first keys whatever their problem count.
+        report = validate(state) if key == best else None
+        problems = len(report.problems) if report is not None else 0
+        scored.append(((*key, problems), turned, candidate, rotation, state, report))
     return sorted(scored, key=lambda item: (item[0], item[1]))
-
-
-_LAWS = {"corner-twist", "edge-flip", "permutation-parity"}
 
 
 def _scheme_penalty(symbols: str) -> int:

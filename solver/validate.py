@@ -689,6 +689,34 @@ def _centre_table(centres: str) -> dict[int, int]:
     return str.maketrans(centres, FACES)
 
 
+def structural_problem_count(state: CubeState) -> int:
+    """How many structural problems (colour counts, pieces) a parsed cube has, cheaply.
+
+    The same count :func:`validate` reports (its problems that are not a twist, flip or
+    parity law), without searching for fixes: for ranking many candidate cubes.
+
+    Parameters
+    ----------
+    state
+        A parsed cube.
+
+    Returns
+    -------
+    int
+        0 when every piece is real and present once.
+
+    Examples
+    --------
+    >>> from solver.moves import solved_facelets
+    >>> from solver.state import parse_state
+    >>> structural_problem_count(parse_state(solved_facelets(3)))
+    0
+    >>> structural_problem_count(parse_state("UUUUUUUUR" + solved_facelets(3)[9:]))  # counts, piece
+    2
+    """
+    return len(_examine(state.facelets, state.size, state.symbols).structural)
+
+
 def _quick_verdict(state: str | CubeState) -> ValidationReport | None:
     """The common case, fast: a well-formed solvable 3x3. None means "look closer".
 
