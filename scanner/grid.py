@@ -931,13 +931,8 @@ def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.nda
     if not inside.any():
         return covered
     index = np.flatnonzero(inside)
-    centres = regions.centers[index]
-    here = middle[index]
-    jx = (_warp(centres + np.array([0.5, 0.0]), inverse) - here) / 0.5
-    jy = (_warp(centres + np.array([0.0, 0.5]), inverse) - here) / 0.5
-    # whiten^-1 is the region's shape as a matrix; in lattice units its rows give the block's
-    # extent along each lattice axis (a square sticker: about 1 x 1).
-    shape = np.stack([jx, jy], axis=-1) @ np.linalg.inv(regions.whiten[index])
+    here, shape = _shapes_in_lattice(inverse, regions.centers[index], regions.whiten[index])
+    # The shape's rows give the block's extent along each lattice axis (a sticker: 1 x 1).
     extent = np.linalg.norm(shape, axis=2)
     blocks = np.round(extent)
     lower = here - (blocks - 1) / 2  # the block's first cell
@@ -954,17 +949,25 @@ def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.nda
     return covered
 
 
-def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
-    """Elongation of each region's shape mapped into lattice units (1 for a square)."""
-    inverse = np.linalg.inv(homography)
+def _shapes_in_lattice(
+    inverse: np.ndarray, centres: np.ndarray, whiten: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Regions in lattice units: their centres (K, 2) and shape matrices (K, 2, 2).
+
+    ``inverse`` maps image to lattice. A region's shape matrix maps its unit-square frame to
+    lattice displacements: whiten^-1 (the shape in the image) after the local Jacobian of
+    image -> lattice, taken by finite differences.
+    """
     step = 0.5
     here = _warp(centres, inverse)
-    # Jacobian of image -> lattice at each centre, by finite differences.
     jx = (_warp(centres + np.array([step, 0.0]), inverse) - here) / step
     jy = (_warp(centres + np.array([0.0, step]), inverse) - here) / step
-    jacobian = np.stack([jx, jy], axis=-1)
-    # whiten maps the region's shape to a unit square: its shape matrix is whiten^-1.
-    shape = jacobian @ np.linalg.inv(whiten)
+    return here, np.stack([jx, jy], axis=-1) @ np.linalg.inv(whiten)
+
+
+def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
+    """Elongation of each region's shape mapped into lattice units (1 for a square)."""
+    _, shape = _shapes_in_lattice(np.linalg.inv(homography), centres, whiten)
     singular = np.linalg.svd(shape, compute_uv=False)
     return singular[:, 0] / np.maximum(singular[:, 1], 1e-9)
 
