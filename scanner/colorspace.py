@@ -7,6 +7,8 @@ signed, relative to the D65 white of sRGB.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 # sRGB primaries with D65 white (IEC 61966-2-1), linear RGB -> XYZ.
@@ -197,8 +199,25 @@ def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
     --------
     >>> np.round(bgr_to_lab(np.array([0, 0, 255])), 1).tolist()
     [53.2, 80.1, 67.2]
+    >>> np.round(bgr_to_lab(np.array([0, 0, 255], np.uint8)), 1).tolist()
+    [53.2, 80.1, 67.2]
     """
-    return rgb_to_lab(np.asarray(bgr)[..., ::-1])
+    bgr = np.asarray(bgr)
+    if bgr.dtype == np.uint8:
+        # Pixels, the common case: each 8-bit level is decoded once, by table (the same
+        # numbers as the general path, a few times faster).
+        table = _xyz_of_bgr_levels()
+        return xyz_to_lab(table[0][bgr[..., 0]] + table[1][bgr[..., 1]] + table[2][bgr[..., 2]])
+    return rgb_to_lab(bgr[..., ::-1])
+
+
+@lru_cache(maxsize=1)
+def _xyz_of_bgr_levels() -> np.ndarray:
+    """(3, 256, 3): the XYZ contribution of each 8-bit B, G and R level (sRGB decoded)."""
+    linear = srgb_to_linear(np.arange(256.0))
+    table = np.stack([np.outer(linear, RGB_TO_XYZ[:, channel]) for channel in (2, 1, 0)])
+    table.flags.writeable = False
+    return table
 
 
 def lab_to_bgr(lab: np.ndarray) -> np.ndarray:

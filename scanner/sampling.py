@@ -9,8 +9,8 @@ the trimmed median of the rest is the sample. The spread (median distance from i
 The patches are read all at once, as one small image: each cell's inner patch is
 resampled onto a square of at most 12 x 12 points (about one point per pixel for small
 stickers; a hundred-odd points give the median, more would only cost time) by a single
-``cv2.remap``; the points go to CIELAB through a table of the sRGB decoding (the same
-numbers as :func:`scanner.colorspace.bgr_to_lab`), and the robust statistics of every
+``cv2.remap``; the points go to CIELAB (:func:`scanner.colorspace.bgr_to_lab`, which
+decodes 8-bit pixels by table), and the robust statistics of every
 cell run in one compiled (numba) loop. A face costs well under a millisecond.
 
 Examples
@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 from numba import njit
 
-from scanner.colorspace import RGB_TO_XYZ, lab_to_bgr, srgb_to_linear, xyz_to_lab
+from scanner.colorspace import bgr_to_lab, lab_to_bgr
 from scanner.grid import FaceDetection, as_bgr
 
 _INNER = 0.5  # side of the sampled patch, as a fraction of the cell
@@ -102,22 +102,6 @@ def _corner_weights(steps: int) -> np.ndarray:
     weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)
     weights.flags.writeable = False
     return weights
-
-
-@lru_cache(maxsize=1)
-def _linear_xyz_of_bgr() -> np.ndarray:
-    """(3, 256, 3): XYZ contribution of each 8-bit B, G, R value (sRGB decoded)."""
-    linear = srgb_to_linear(np.arange(256.0))
-    table = np.stack([np.outer(linear, RGB_TO_XYZ[:, channel]) for channel in (2, 1, 0)])
-    table.flags.writeable = False
-    return table
-
-
-def _pixels_to_lab(pixels: np.ndarray) -> np.ndarray:
-    """8-bit BGR (..., 3) to CIELAB, as :func:`scanner.colorspace.bgr_to_lab` (by table)."""
-    table = _linear_xyz_of_bgr()
-    xyz = table[0][pixels[..., 0]] + table[1][pixels[..., 1]] + table[2][pixels[..., 2]]
-    return xyz_to_lab(xyz)
 
 
 def _steps(cells: np.ndarray) -> int:
@@ -215,7 +199,7 @@ def sample_colors(frame: np.ndarray, detection: FaceDetection) -> ColorSamples:
     # outside the frame are read at its border, then left out).
     inside = np.clip(points, -0.5, limit).astype(np.float32)
     pixels = cv2.remap(image, inside, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lab, spread = _robust_colours(_pixels_to_lab(pixels), valid)
+    lab, spread = _robust_colours(bgr_to_lab(pixels), valid)
     bgr = np.zeros((len(cells), 3), np.uint8)
     seen = np.isfinite(lab).all(axis=1)
     if seen.any():
