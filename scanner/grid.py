@@ -689,7 +689,7 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     trace = sxx + syy
     disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
     elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
-    good = (compact > 0.82) & (compact < 1.12) & (elongation < 2.6)
+    good = (compact > 0.82) & (compact < 1.12) & (elongation < 3.3)
     index, sxx, syy, sxy, det = index[good], sxx[good], syy[good], sxy[good], det[good]
     areas = area[index]
     # Whitening matrix: cov^(-1/2) scaled so a unit square maps to a unit square.
@@ -833,9 +833,8 @@ def _lattice_homography(
     src = coords.astype(np.float64)
     if len(src) < 3 or np.linalg.matrix_rank(src - src.mean(axis=0)) < 2:
         return None
-    if len(src) == 3:
-        affine = cv2.getAffineTransform(src.astype(np.float32), points.astype(np.float32))
-        return np.vstack([affine, [0, 0, 1]]), np.ones(3, bool)
+    if _too_few_for_perspective(coords):
+        return _affine_fit(coords, points), np.ones(len(src), bool)
     spread = np.linalg.norm(points.max(axis=0) - points.min(axis=0))
     span = max(1.0, float(np.ptp(src, axis=0).max()))
     threshold = 0.25 * spread / span
@@ -918,18 +917,27 @@ def _best_window(coords, homography, regions, lab, size, best):
 
 
 def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.ndarray:
-    """Cells of the N x N window covered by one region spanning a block of cells.
+    """Cells of the N x N window covered by one region spanning a block of cells."""
+    covered = np.zeros((n, n), bool)
+    for col, row in _merged_cells(homography, regions, np.zeros(2), np.full(2, n - 1)):
+        covered[row, col] = True
+    return covered
+
+
+def _merged_cells(
+    homography: np.ndarray, regions: _Regions, lo: np.ndarray, hi: np.ndarray
+) -> np.ndarray:
+    """Lattice cells (K, 2) between ``lo`` and ``hi`` covered by a region spanning a block.
 
     Neighbouring stickers of one colour on a stickerless cube merge into one region (the
-    seam between them is lost); such a region is an a x b block in lattice units, centred
-    on the block's middle.
+    seam between them is lost); such a region is an a x b block in lattice units (cell
+    centres at integers), centred on the block's middle.
     """
-    covered = np.zeros((n, n), bool)
     inverse = np.linalg.inv(homography)
-    middle = _warp(regions.centers, inverse)  # lattice coords; cell centres at integers
-    inside = np.all((middle > -0.5) & (middle < n - 0.5), axis=1)
+    middle = _warp(regions.centers, inverse)
+    inside = np.all((middle > lo - 0.5) & (middle < hi + 0.5), axis=1)
     if not inside.any():
-        return covered
+        return np.zeros((0, 2), int)
     index = np.flatnonzero(inside)
     here, shape = _shapes_in_lattice(inverse, regions.centers[index], regions.whiten[index])
     # The shape's rows give the block's extent along each lattice axis (a sticker: 1 x 1).
@@ -942,11 +950,16 @@ def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.nda
         & (blocks.prod(axis=1) >= 2)
         & np.all(np.abs(lower - np.round(lower)) < 0.25, axis=1)
     )
-    for (col, row), (width, height) in zip(
-        np.round(lower[fits]).astype(int), blocks[fits].astype(int), strict=True
-    ):
-        covered[max(row, 0) : row + height, max(col, 0) : col + width] = True
-    return covered
+    cells = [
+        (col + dc, row + dr)
+        for (col, row), (width, height) in zip(
+            np.round(lower[fits]).astype(int), blocks[fits].astype(int), strict=True
+        )
+        for dr in range(height)
+        for dc in range(width)
+    ]
+    cells = np.array(cells, int).reshape(-1, 2)
+    return cells[np.all((cells >= lo) & (cells <= hi), axis=1)]
 
 
 def _shapes_in_lattice(
@@ -973,13 +986,38 @@ def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndar
 
 
 def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
-    """Least-squares homography (affine for three points)."""
-    if len(coords) == 3:
-        affine = cv2.getAffineTransform(coords.astype(np.float32), points.astype(np.float32))
-        fitted = np.vstack([affine, [0, 0, 1]])
+    """Least-squares homography (affine when the coords cannot fix a perspective)."""
+    if _too_few_for_perspective(coords):
+        fitted = _affine_fit(coords, points)
     else:
         fitted = cv2.findHomography(coords.astype(np.float64), points)[0]
     return fitted if fitted is not None and _invertible(fitted) else None
+
+
+def _too_few_for_perspective(coords: np.ndarray) -> bool:
+    """True unless four of the coords lie with no three on a line.
+
+    That fails exactly when all coords but at most one share a line (an L of a row of
+    three and one more, say): a homography through them is degenerate.
+    """
+    if len(coords) < 4:
+        return True
+    # Such a line holds two of any three coords: try the lines through pairs of the first
+    # three (integer coords, so the collinearity test is exact).
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        direction = coords[b] - coords[a]
+        offset = coords - coords[a]
+        on_line = offset[:, 0] * direction[1] - offset[:, 1] * direction[0] == 0
+        if on_line.sum() >= len(coords) - 1:
+            return True
+    return False
+
+
+def _affine_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Least-squares affine map coords -> points, as a 3x3 matrix."""
+    design = np.column_stack([coords.astype(np.float64), np.ones(len(coords))])
+    solution = np.linalg.lstsq(design, points.astype(np.float64), rcond=None)[0]
+    return np.vstack([solution.T, [0.0, 0.0, 1.0]])
 
 
 def _invertible(homography: np.ndarray) -> bool:
@@ -993,11 +1031,18 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
     if homography is None:
         return coords, members, None
     tree = cKDTree(regions.centers)
+    blocks = np.zeros((0, 2), int)
     for _ in range(3):
-        lo, hi = coords.min(axis=0) - 1, coords.max(axis=0) + 1
+        # Same-colour stickers merged into one region fill their cells too: the next ring
+        # is taken around them, so growth steps over a merged block to the stickers beyond.
+        known = np.vstack([coords, blocks])
+        lo, hi = known.min(axis=0) - 1, known.max(axis=0) + 1
+        blocks = _merged_cells(homography, regions, lo, hi)
+        known = np.vstack([coords, blocks])
+        lo, hi = known.min(axis=0) - 1, known.max(axis=0) + 1
         gx, gy = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
         grid = np.stack([gx.ravel(), gy.ravel()], 1)
-        taken = {tuple(c) for c in coords.tolist()}
+        taken = {tuple(c) for c in known.tolist()}
         free = np.array([g for g in grid.tolist() if tuple(g) not in taken])
         if len(free) == 0:
             break
@@ -1090,7 +1135,10 @@ def _score_window(
         return None
     uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
     confidence = (0.55 + 0.45 * support) * uniform
-    score = float(confidence.mean() * support.mean() * np.sqrt(n * n))
+    # Of two faces of one cube, the one turned towards the camera is the one being shown.
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    frontality = sides.min() / sides.max()
+    score = float(confidence.mean() * support.mean() * np.sqrt(n * n) * (0.8 + 0.2 * frontality))
     return score, face_h, n, confidence, support
 
 
