@@ -52,6 +52,7 @@ MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
 MAX_NEIGHBOUR_AREA_RATIO = 1.8  # two neighbouring stickers' areas differ less than this
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
+MAX_EXTRAPOLATED_ASPECT = 2.0  # ... and one where the lattice is extrapolated, roughly square
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its two cells
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
@@ -582,8 +583,13 @@ def _detect_scaled(
     height, width = bgr.shape[:2]
     if scale != 1.0:
         small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-        small = cv2.resize(bgr, small_size, interpolation=shrink)
+        if 0.5 <= scale < 1.0:
+            # A light blur and bilinear sampling: area averaging at a fractional scale costs
+            # several times as much for the same picture.
+            small = cv2.resize(cv2.GaussianBlur(bgr, (3, 3), 0), small_size)
+        else:
+            shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+            small = cv2.resize(bgr, small_size, interpolation=shrink)
     else:
         small = bgr
     sx = small.shape[1] / width
@@ -884,13 +890,20 @@ def _fit_face(
 
 
 def _best_window(coords, homography, regions, lab, size, best):
-    """The best-scoring N x N window over the lattice (keeps ``best`` when none beats it)."""
+    """The best-scoring N x N window over the lattice (keeps ``best`` when none beats it).
+
+    Windows rank by how well they cover the lattice's regions (the objective), then by
+    their score; they are scored in the objective's order, so the search stops at the first
+    objective below one that already gave a face.
+    """
     lo = coords.min(axis=0)
     extent = coords.max(axis=0) - lo + 1
     if extent.max() > 7 + 1:
         return best
-    sizes = [size] if size else list(range(2, 7 + 1))
-    for n in sizes:
+    # Cells with a sticker seen: the lattice's regions, and merged same-colour blocks.
+    blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7)
+    windows = []
+    for n in [size] if size else range(2, 7 + 1):
         # Windows between flush with the lattice's low and its high end (on each axis), so
         # a window smaller than the lattice may leave out a stray region past the face.
         xs = sorted((int(lo[0]), int(lo[0] + extent[0] - n)))
@@ -900,44 +913,64 @@ def _best_window(coords, homography, regions, lab, size, best):
                 local = coords - (ox, oy)
                 inside = np.all((local >= 0) & (local < n), axis=1)
                 covered = int(inside.sum())
-                if covered < 0.9 * len(coords) or covered < 3:
+                if covered < 0.9 * len(coords) or covered + len(blocks) < 0.6 * n * n:
+                    continue
+                offset = (ox, oy)
+                support = _window_support(local[inside], blocks - offset, middles - offset, n)
+                if support is None:
                     continue
                 # Each cell the window adds without a region costs half a found one.
                 objective = covered - 0.5 * (n * n - covered) - 2.0 * (len(coords) - covered)
-                if best is not None and objective < best[0] - 1e-9:
-                    continue
-                shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
-                result = _score_window(homography @ shift, n, local[inside], regions, lab)
-                if result is None:
-                    continue
-                key = (objective, result[0])
-                if best is None or key > (best[0], best[1][0]):
-                    best = (objective, result)
+                windows.append((objective, n, ox, oy, support))
+    windows.sort(key=lambda window: -window[0])
+    for objective, n, ox, oy, support in windows:
+        if best is not None and objective < best[0] - 1e-9:
+            break
+        shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
+        result = _score_window(homography @ shift, n, support, regions, lab)
+        if result is not None and (best is None or (objective, result[0]) > (best[0], best[1][0])):
+            best = (objective, result)
     return best
 
 
-def _merged_support(homography: np.ndarray, n: int, regions: _Regions) -> np.ndarray:
-    """Cells of the N x N window covered by one region spanning a block of cells."""
-    covered = np.zeros((n, n), bool)
-    for col, row in _merged_cells(homography, regions, np.zeros(2), np.full(2, n - 1)):
-        covered[row, col] = True
-    return covered
+def _window_support(
+    cells: np.ndarray, blocks: np.ndarray, middles: np.ndarray, n: int
+) -> np.ndarray | None:
+    """The N x N mask of cells where a sticker was seen; None when too few were.
+
+    ``cells`` are the window's lattice regions, ``blocks`` the cells of merged blocks (with
+    their blocks' ``middles``): a block counts when it is centred in the window. Every row
+    and column of a face holds a sticker that was seen; an empty one is the window hanging
+    past the face (or past a keyboard).
+    """
+    support = np.zeros((n, n), bool)
+    support[cells[:, 1], cells[:, 0]] = True
+    inside = np.all((blocks >= 0) & (blocks < n), axis=1)
+    inside &= np.all((middles > -0.5) & (middles < n - 0.5), axis=1)
+    support[blocks[inside, 1], blocks[inside, 0]] = True
+    count = int(support.sum())
+    if count < max(3, 0.6 * n * n) or (n == 2 and count < 4):
+        return None
+    if not (support.any(axis=0).all() and support.any(axis=1).all()):
+        return None
+    return support
 
 
 def _merged_cells(
     homography: np.ndarray, regions: _Regions, lo: np.ndarray, hi: np.ndarray
-) -> np.ndarray:
-    """Lattice cells (K, 2) between ``lo`` and ``hi`` covered by a region spanning a block.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lattice cells covered by a region spanning a block, for blocks centred in lo..hi.
 
     Neighbouring stickers of one colour on a stickerless cube merge into one region (the
     seam between them is lost); such a region is an a x b block in lattice units (cell
-    centres at integers), centred on the block's middle.
+    centres at integers), centred on the block's middle. Returns the cells (K, 2) and the
+    middle of the block each belongs to (K, 2).
     """
     inverse = np.linalg.inv(homography)
     middle = _warp(regions.centers, inverse)
     inside = np.all((middle > lo - 0.5) & (middle < hi + 0.5), axis=1)
     if not inside.any():
-        return np.zeros((0, 2), int)
+        return np.zeros((0, 2), int), np.zeros((0, 2))
     index = np.flatnonzero(inside)
     here, shape = _shapes_in_lattice(inverse, regions.centers[index], regions.whiten[index])
     # The shape's rows give the block's extent along each lattice axis (a sticker: 1 x 1).
@@ -950,16 +983,15 @@ def _merged_cells(
         & (blocks.prod(axis=1) >= 2)
         & np.all(np.abs(lower - np.round(lower)) < 0.25, axis=1)
     )
-    cells = [
-        (col + dc, row + dr)
-        for (col, row), (width, height) in zip(
-            np.round(lower[fits]).astype(int), blocks[fits].astype(int), strict=True
-        )
-        for dr in range(height)
-        for dc in range(width)
-    ]
-    cells = np.array(cells, int).reshape(-1, 2)
-    return cells[np.all((cells >= lo) & (cells <= hi), axis=1)]
+    cells, middles = [], []
+    for (col, row), (width, height), centre in zip(
+        np.round(lower[fits]).astype(int), blocks[fits].astype(int), here[fits], strict=True
+    ):
+        for dr in range(height):
+            for dc in range(width):
+                cells.append((col + dc, row + dr))
+                middles.append(centre)
+    return np.array(cells, int).reshape(-1, 2), np.array(middles, float).reshape(-1, 2)
 
 
 def _shapes_in_lattice(
@@ -1037,7 +1069,7 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
         # is taken around them, so growth steps over a merged block to the stickers beyond.
         known = np.vstack([coords, blocks])
         lo, hi = known.min(axis=0) - 1, known.max(axis=0) + 1
-        blocks = _merged_cells(homography, regions, lo, hi)
+        blocks = _merged_cells(homography, regions, lo, hi)[0]
         known = np.vstack([coords, blocks])
         lo, hi = known.min(axis=0) - 1, known.max(axis=0) + 1
         gx, gy = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
@@ -1059,6 +1091,9 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
             regions.areas[idx] < 1.8 * expected_area
         )
         ok &= ~np.isin(idx, members)
+        ok &= _lattice_aspect(homography, regions.centers[idx], regions.whiten[idx]) < (
+            MAX_EXTRAPOLATED_ASPECT
+        )
         if not ok.any():
             break
         # One region can only fill one cell.
@@ -1098,23 +1133,17 @@ def _cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
 
 
 def _score_window(
-    homography: np.ndarray, n: int, coords: np.ndarray, regions: _Regions, lab: np.ndarray
+    homography: np.ndarray, n: int, support: np.ndarray, regions: _Regions, lab: np.ndarray
 ):
-    """Score an N x N window (lattice coords of its cells are 0..N-1) or None to reject it."""
+    """Score an N x N window (lattice coords of its cells are 0..N-1) or None to reject it.
+
+    ``support`` is the window's mask of cells where a sticker was seen.
+    """
     # Cell (col, row) centre sits at face coordinate (col + 0.5, row + 0.5); the lattice
     # homography maps integer coords to centres.
     face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _plausible_quad(quad, lab.shape):
-        return None
-    support = np.zeros((n, n), bool)
-    support[coords[:, 1], coords[:, 0]] = True
-    support |= _merged_support(homography, n, regions)
-    if support.sum() < max(3, 0.6 * n * n) or (n == 2 and support.sum() < 4):
-        return None
-    # Every row and column of a face holds a sticker that was seen; an empty one is the
-    # window hanging past the face (or past a keyboard).
-    if not (support.any(axis=0).all() and support.any(axis=1).all()):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
@@ -1191,6 +1220,18 @@ def _grid_continues(
     # of background texture is not a continuation).
     cell_area = pitch * pitch
     similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
+    # ... and roughly square, unless the frame's edge may cut it.
+    square = _lattice_aspect(homography, regions.centers[idx], regions.whiten[idx]) < (
+        MAX_EXTRAPOLATED_ASPECT
+    )
+    margin = 0.5 * pitch
+    at_edge = (
+        (predicted[:, 0] < margin)
+        | (predicted[:, 0] > width - margin)
+        | (predicted[:, 1] < margin)
+        | (predicted[:, 1] > height - margin)
+    )
+    similar &= square | at_edge
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells.
     hits = close & similar
