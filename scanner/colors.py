@@ -92,9 +92,10 @@ _STICKER_L_SD = 0.3
 # Below this chroma (per colour, _CHROMATIC order) a hue means little: a colour pays for
 # missing chroma, white for having it (scale _WHITE_CHROMA), and white also pays when it is
 # much darker than the face's white point (a printed logo cap is white with black print, so
-# only gently). Yellow is never pale (1st percentile of its balanced chroma on the labelled
-# faces: 29): a "yellow" of chroma 15 is a white seen through a wrong white point.
-_MIN_COLOUR_CHROMA = np.array([30.0, 18.0, 18.0, 18.0, 18.0])
+# only gently). Yellow and orange are never pale (1st percentile of their balanced chroma on
+# the labelled faces: 28 and 27): a "yellow" or "orange" of chroma 10-15 is a warm-tinted white
+# or a white seen through a wrong white point. Reds, greens and blues in shadow can be pale.
+_MIN_COLOUR_CHROMA = np.array([30.0, 18.0, 30.0, 18.0, 18.0])
 # Offset of white's cost against the chromatic colours' marginal likelihoods (-2 log units).
 _WHITE_OFFSET = 1.0
 # Balanced to their face's white, white stickers keep little chroma (labelled faces: rms 1.7,

@@ -187,8 +187,35 @@ def sample_colors(frame: np.ndarray, detection: FaceDetection) -> ColorSamples:
     >>> np.round(sample_colors(frame, detect_grid(frame, size=2)).bgr[0]).tolist()
     [200, 120, 0]
     """
+    return sample_cells(frame, detection.cells)
+
+
+def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
+    """Read the colour of each of several quadrilateral cells of a frame.
+
+    Parameters
+    ----------
+    frame
+        BGR frame (grayscale and BGRA accepted).
+    cells
+        Cell outlines (C, 4, 2), corners in cyclic order, image pixels (e.g. a detection's
+        cells, or sticker boxes as rectangles).
+
+    Returns
+    -------
+    ColorSamples
+        As :func:`sample_colors`.
+
+    Examples
+    --------
+    >>> frame = np.zeros((40, 40, 3), np.uint8)
+    >>> frame[:, 20:] = (0, 0, 200)
+    >>> box = [[22.0, 2.0], [38.0, 2.0], [38.0, 38.0], [22.0, 38.0]]
+    >>> np.round(sample_cells(frame, np.array([box])).bgr[0]).tolist()
+    [0, 0, 200]
+    """
     image = as_bgr(frame)
-    cells = np.asarray(detection.cells, dtype=np.float64)
+    cells = np.asarray(cells, dtype=np.float64)
     points = patch_points(cells, _steps(cells))
     limit = np.array([image.shape[1] - 0.5, image.shape[0] - 0.5])
     if points.min() >= -0.5 and (points.max(axis=(0, 1)) <= limit).all():

@@ -69,3 +69,24 @@ def test_face_naming_is_invariant_to_sticker_order():
     for _ in range(5):
         order = rng.permutation(9)
         assert tuple(np.array(name_face_colors(face[order]).names)[np.argsort(order)]) == names
+
+
+def test_warm_tinted_white_is_not_a_pale_orange():
+    # Readings of a real face (rubyrizz, warm room light): the white sticker reads chroma 10 at
+    # an orange hue. No orange sticker is that pale (its balanced chroma is >= 27 on the
+    # labelled faces), so it is the white, not a washed-out orange.
+    face = np.array(
+        [
+            [49.1, 9.4, -31.2],
+            [73.5, 27.3, 75.9],
+            [56.8, -35.0, 18.8],
+            [79.1, 1.9, 9.7],
+            [36.9, 53.6, 43.5],
+            [72.0, -12.2, 73.3],
+            [22.3, 6.3, -23.9],
+            [20.2, 7.1, -26.4],
+            [46.2, -39.3, 19.1],
+        ]
+    )
+    names = " ".join(name_face_colors(face).names)
+    assert names == "blue orange green white red yellow blue blue green"

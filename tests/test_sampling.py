@@ -8,8 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scanner.colorspace import bgr_to_lab
 from scanner.grid import detect_grid
-from scanner.sampling import _robust_colours, patch_points, sample_colors
+from scanner.sampling import _robust_colours, patch_points, sample_cells, sample_colors
 from scanner.synth import canonical_view, random_scene_spec, render_scene
 
 
@@ -132,3 +133,18 @@ def test_a_cell_partly_outside_the_frame_is_read_from_its_inside_part() -> None:
     outside = sample_colors(moved_image, moved)
     assert np.isfinite(outside.lab).all()
     assert np.linalg.norm(outside.lab - inside.lab, axis=1).max() < 4
+
+
+def test_sample_cells_reads_a_shaded_box_under_a_highlight() -> None:
+    # A shaded red sticker box (brightness varies across it) with a white highlight over 40%
+    # of its inner patch: the highlight must not drag the sample towards white.
+    rng = np.random.default_rng(0)
+    shade = rng.uniform(0.4, 1.0, size=(20, 20, 1))
+    image = np.round(shade * np.array([40.0, 30.0, 200.0])).astype(np.uint8)
+    image[8:12, 5:15] = (250, 250, 250)
+    box = np.array([[[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]]])
+    lab = sample_cells(image, box).lab[0]
+    sticker = np.ones((10, 10), bool)
+    sticker[3:7, :] = False  # the highlight's rows inside the inner patch (rows 5..14)
+    truth = np.median(bgr_to_lab(image[5:15, 5:15][sticker]), axis=0)
+    assert np.linalg.norm(lab - truth) < 3.0
