@@ -538,7 +538,7 @@ def _detection(
 
 
 # The region-lattice cue (see :func:`_lattice_faces`).
-REGION_WORK_SIDE = 400  # long side of its first pass, px
+REGION_WORK_SIDE = 320  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
 
 
