@@ -490,18 +490,44 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
 
 
 def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
-    """The region-lattice cue at a coarse, then (for large frames) a finer scale."""
+    """The region-lattice cue at a coarse, then (for large frames) a finer scale; last, when
+    neither found a face, at a coarser scale still."""
     long_side = max(image.shape[:2])
     # Frames smaller than the first pass's size are enlarged for the second: edges eat a
     # pixel or two of every region, which is most of a sticker a dozen pixels wide.
     fine = REGION_FINE_SIDE / long_side
     fine = min(2.0, fine) if long_side <= REGION_WORK_SIDE else min(1.0, fine)
-    scales = [min(1.0, REGION_WORK_SIDE / long_side), fine]
-    for scale in dict.fromkeys(scales):
+    first = min(1.0, REGION_WORK_SIDE / long_side)
+    for scale in dict.fromkeys([first, fine]):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found:
             return found
-    return []
+    # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
+    # over many pixels, too gently for edges to close around them until the frame shrinks.
+    # Shrinking also closes the faint grout of tiles less often: a face found there must
+    # show a sticker in every cell (an unseen cell's confidence is at most 0.55), and the
+    # grid's continuation is looked for in the first pass's sharper regions.
+    coarse = min(1.0, REGION_COARSE_SIDE / long_side)
+    if coarse >= first:
+        return []
+    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces)
+    return [
+        face
+        for face in found
+        if (face.confidence > 0.55).all() and not _continues_at(image, first, face)
+    ]
+
+
+def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
+    """:func:`_grid_continues` for a found face, over the regions found at ``scale``."""
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    regions = _find_regions(cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab))
+    if len(regions.areas) == 0:
+        return False
+    sx, sy = small.shape[1] / image.shape[1], small.shape[0] / image.shape[0]
+    to_small = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
+    centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
+    return _grid_continues(to_small @ face.homography @ centred, face.size, regions, small.shape)
 
 
 def _located(
@@ -538,8 +564,9 @@ def _detection(
 
 
 # The region-lattice cue (see :func:`_lattice_faces`).
-REGION_WORK_SIDE = 320  # long side of its first pass, px
+REGION_WORK_SIDE = 400  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
+REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
 
 
 @dataclass(frozen=True)
@@ -857,7 +884,89 @@ def _fit_face(
     lab: np.ndarray,
     size: int | None,
 ):
-    """Fit the N x N face to one lattice; None when it does not behave like a cube face."""
+    """Fit the N x N face to one lattice; None when it does not behave like a cube face.
+
+    A lattice that fits no face but is bent along one of its lines is two faces of the
+    cube seen across their shared edge: each side is then fitted on its own.
+    """
+    found = _fit_flat_face(coords, members, regions, lab, size)
+    if found is not None:
+        return found
+    sides = _fold_sides(coords, regions.centers[members])
+    if sides is None:
+        return None
+    best = None
+    for own in sides:
+        # The other face continues this one's grid past the fold: it is left out of the
+        # continuation and merged-block checks, which would take it for a board.
+        keep = np.ones(len(regions.areas), bool)
+        keep[members[~own]] = False
+        renumber = np.cumsum(keep) - 1
+        fit = _fit_flat_face(coords[own], renumber[members[own]], _subset(regions, keep), lab, size)
+        if fit is not None and (best is None or fit[0] > best[0]):
+            best = fit
+    return best
+
+
+MIN_FOLD_BEND = 0.07  # rms miss of one homography over a bent lattice, in pitches
+MAX_FOLD_RESIDUAL = 0.35  # each side of a fold fits its own homography this much better
+
+
+def _fold_sides(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two sides (boolean masks) of a lattice bent along one of its lines, or None.
+
+    A planar grid (a board, tiles, one face) fits one homography to within the regions'
+    centroid noise; two faces of a cube meeting at an edge fit one each, and no single one
+    over both (the lattice's rows bend where the faces meet).
+    """
+    extent = coords.max(axis=0) - coords.min(axis=0) + 1
+    if len(coords) < 8 or extent.max() < 4:
+        return None
+    bend = _fit_residual(coords, points)
+    if not bend > MIN_FOLD_BEND:
+        return None
+    best = None
+    for axis in (0, 1):
+        for line in range(int(coords[:, axis].min()) + 2, int(coords[:, axis].max()) - 1):
+            first = coords[:, axis] < line
+            if min(first.sum(), (~first).sum()) < 4:
+                continue
+            worst = max(
+                _fit_residual(coords[first], points[first]),
+                _fit_residual(coords[~first], points[~first]),
+            )
+            if best is None or worst < best[0]:
+                best = (worst, first)
+    if best is None or not best[0] < MAX_FOLD_RESIDUAL * bend:
+        return None
+    return best[1], ~best[1]
+
+
+def _fit_residual(coords: np.ndarray, points: np.ndarray) -> float:
+    """Root-mean-square miss of the least-squares homography, in cell pitches (inf if none)."""
+    homography = _exact_fit(coords, points)
+    if homography is None:
+        return float("inf")
+    miss = np.linalg.norm(_warp(coords, homography) - points, axis=1)
+    pitch = np.sqrt(np.median(_cell_areas(coords, homography)))
+    return float(np.sqrt(np.mean(miss**2)) / pitch)
+
+
+def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
+    """The regions where ``keep`` is true (indices renumbered in order)."""
+    return _Regions(
+        regions.centers[keep], regions.areas[keep], regions.whiten[keep], regions.sides[keep]
+    )
+
+
+def _fit_flat_face(
+    coords: np.ndarray,
+    members: np.ndarray,
+    regions: _Regions,
+    lab: np.ndarray,
+    size: int | None,
+):
+    """:func:`_fit_face` for a lattice on one plane."""
     fit = _lattice_homography(coords, regions.centers[members])
     if fit is None:
         return None

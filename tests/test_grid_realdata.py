@@ -1,9 +1,10 @@
-"""Grid detection on the real photos in ../shared/realdata (set-level rates, per source).
+"""Grid detection on the real photos in ../shared/realdata (per source).
 
-A labelled face counts as found when the detection has the right N and its centres lie within
-15% of a cell width of the labelled sticker boxes' centres (median over the stickers). Only
-faces that fill at least 10% of the frame are held to the target; one detection per photo is
-matched against every face labelled in that photo.
+A photo with sticker boxes counts as found when the detection has the right N and its centres
+lie within 15% of a cell width of the labelled sticker boxes' centres (median over the
+stickers) for one of the faces labelled in that photo. The issue's target is every photo whose
+largest labelled face (the convex hull of its boxes) covers at least 10% of the frame; the
+same measure as ``benchmarks/eval_detect.py``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,21 @@ import pytest
 
 from scanner.grid import detect_grid
 
+BOX_SOURCES = (
+    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet",
+    "SawaXV/LazyCube",
+    "tanmay-sketch/rubyrizz-data",
+)
 
-def _face_fraction(record: dict) -> float:
-    boxes = np.array([b[:4] for b in record["boxes"]], float)
-    x0, y0 = boxes[:, :2].min(axis=0)
-    x1, y1 = boxes[:, 2:].max(axis=0)
-    return float((x1 - x0) * (y1 - y0) / (record["width"] * record["height"]))
+
+def _face_fraction(records: list[dict]) -> float:
+    """Share of the frame covered by the photo's largest labelled face (hull of its boxes)."""
+    areas = []
+    for record in records:
+        boxes = np.array([b[:4] for b in record["boxes"]], np.float32)
+        corners = np.concatenate([boxes[:, :2], boxes[:, [2, 1]], boxes[:, 2:], boxes[:, [0, 3]]])
+        areas.append(cv2.contourArea(cv2.convexHull(corners)))
+    return max(areas) / (records[0]["width"] * records[0]["height"])
 
 
 def _centre_error(detection, record: dict) -> float:
@@ -35,41 +45,49 @@ def _centre_error(detection, record: dict) -> float:
 
 
 @pytest.fixture(scope="module")
-def box_results(real_faces: list[dict], realdata: Path) -> dict[str, list[bool]]:
-    """source -> found flags for photos whose labelled face fills >= 10% of the frame."""
+def box_results(real_faces: list[dict], realdata: Path) -> dict[str, dict[str, tuple]]:
+    """source -> image -> (largest face's share of the frame, found) for every boxed photo."""
     by_image: dict[str, list[dict]] = defaultdict(list)
     for record in real_faces:
-        if record["boxes"] and len(record["boxes"]) == record["size"] ** 2:
+        if record["boxes"]:
             by_image[record["image"]].append(record)
-    results: dict[str, list[bool]] = defaultdict(list)
+    results: dict[str, dict[str, tuple]] = defaultdict(dict)
     for image_path, records in by_image.items():
-        big = [r for r in records if _face_fraction(r) >= 0.10]
-        if not big:
-            continue
         detection = detect_grid(cv2.imread(str(realdata / image_path)))
         found = detection is not None and any(
             detection.size == r["size"] and _centre_error(detection, r) < 0.15 for r in records
         )
-        results[records[0]["source"]].append(found)
+        results[records[0]["source"]][image_path] = (_face_fraction(records), found)
     return results
 
 
-# Set-level rates reached when this test was written (16/16, 56/71, 67/98 photos with a face
-# filling >= 10% of the frame); they guard against regressions and fall short of the issue's
-# target of every such photo for LazyCube and rubyrizz (close-ups of stickerless faces with
-# same-coloured neighbours, and hand-held cubes at steep angles).
-MIN_RATES = {
-    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.93,
-    "SawaXV/LazyCube": 0.75,
-    "tanmay-sketch/rubyrizz-data": 0.65,
+# Photos with a face filling >= 10% of the frame that are still missed (checked by eye): close-ups
+# of stickerless faces where every sticker merges with a same-coloured neighbour into 2x3 and
+# 3x1 blocks, leaving no lattice of single stickers (only the dark notches at the inner corners).
+KNOWN_MISSES = {
+    "tanmay-sketch/rubyrizz-data": {
+        "tanmay-sketch+rubyrizz-data/train/58.rf.f39188d5527085977f91dd383ae52f2f.jpg",
+        "tanmay-sketch+rubyrizz-data/train/60.rf.df240d2b5e2eac4297f523ba44bf554f.jpg",
+    },
 }
+# Every boxed photo, whatever its face's size, when this test was written: 39/39, 99/99, 98/100.
+MIN_FOUND_ALL = {BOX_SOURCES[0]: 39, BOX_SOURCES[1]: 99, BOX_SOURCES[2]: 98}
 
 
-@pytest.mark.parametrize("source", sorted(MIN_RATES))
-def test_box_sources_found_with_accurate_centres(box_results, source: str) -> None:
-    hits = box_results[source]
-    assert hits, f"no photos of {source} with a face filling >= 10% of the frame"
-    assert np.mean(hits) >= MIN_RATES[source], f"{source}: {sum(hits)}/{len(hits)}"
+@pytest.mark.parametrize("source", BOX_SOURCES)
+def test_faces_filling_a_tenth_of_the_frame_found_with_accurate_centres(
+    box_results, source: str
+) -> None:
+    big = {image: found for image, (share, found) in box_results[source].items() if share >= 0.1}
+    assert len(big) >= 16, f"only {len(big)} photos of {source} with a face filling >= 10%"
+    missed = {image for image, found in big.items() if not found}
+    assert missed <= KNOWN_MISSES.get(source, set()), sorted(missed)
+
+
+@pytest.mark.parametrize("source", BOX_SOURCES)
+def test_every_boxed_photo_found_with_accurate_centres(box_results, source: str) -> None:
+    found = sum(found for _, found in box_results[source].values())
+    assert found >= MIN_FOUND_ALL[source], f"{source}: {found}/{len(box_results[source])}"
 
 
 @pytest.mark.parametrize("scale", [1.0, 1 / 3])
