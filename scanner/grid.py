@@ -412,7 +412,11 @@ def _upright(homography: np.ndarray, n: int) -> np.ndarray:
 
 
 def detect_grid(
-    frame: object, size: int | None = None, previous: FaceDetection | None = None
+    frame: object,
+    size: int | None = None,
+    previous: FaceDetection | None = None,
+    *,
+    thorough: bool = False,
 ) -> FaceDetection | None:
     """Find one cube face's sticker grid.
 
@@ -429,6 +433,9 @@ def detect_grid(
     previous
         The detection in the previous video frame: a crop around it is searched first, at
         a scale giving about 16 px stickers (the cheap tracking path).
+    thorough
+        When both cues find nothing, search the regions at more scales (for a photo known
+        to show a face, where time matters less than for a live frame).
 
     Returns
     -------
@@ -469,6 +476,20 @@ def detect_grid(
             detection = _located(lattice, *square, scale)
             if _cube_like(small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]):
                 return detection
+    return _more_scales(image, size) if thorough else None
+
+
+THOROUGH_SIDES = (240, 280, 480, 560, 640)  # long sides of a thorough search's extra passes
+
+
+def _more_scales(image: np.ndarray, size: int | None) -> FaceDetection | None:
+    """The region cue at more scales: regions are found at the pixel level, so each scale
+    sees a face's stickers break up or merge in its own way."""
+    long_side = max(image.shape[:2])
+    for side in THOROUGH_SIDES:
+        found = _detect_scaled(image, min(2.0, side / long_side), size, (0.0, 0.0), 1)
+        if found and not _is_board(image, found[0]):
+            return found[0]
     return None
 
 
