@@ -1350,10 +1350,20 @@ def _grid_continues(
     # of background texture is not a continuation).
     cell_area = pitch * pitch
     similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
-    # ... and roughly square, unless the frame's edge may cut it.
-    square = _lattice_aspect(homography, regions.centers[idx], regions.whiten[idx]) < (
-        MAX_EXTRAPOLATED_ASPECT
+    # ... and roughly square, unless the frame's edge may cut it; and not squashed across
+    # the window's side, as the next face of the cube is where it bends away.
+    _, shape = _shapes_in_lattice(
+        np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
     )
+    extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
+    singular = np.linalg.svd(shape, compute_uv=False)
+    square = singular[:, 0] / np.maximum(singular[:, 1], 1e-9) < MAX_EXTRAPOLATED_ASPECT
+    across_rows = (ring[:, 1] == -1) | (ring[:, 1] == n)
+    across_cols = (ring[:, 0] == -1) | (ring[:, 0] == n)
+    squashed = (across_rows & ~across_cols & (extent[:, 1] * MAX_LATTICE_ASPECT < extent[:, 0])) | (
+        across_cols & ~across_rows & (extent[:, 0] * MAX_LATTICE_ASPECT < extent[:, 1])
+    )
+    square &= ~squashed
     margin = 0.5 * pitch
     at_edge = (
         (predicted[:, 0] < margin)
