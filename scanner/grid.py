@@ -652,7 +652,7 @@ def _detect_scaled(
         fit = _fit_face(coords, members, regions, lab, size)
         if fit is not None:
             candidates.append(fit)
-    candidates.sort(key=lambda c: -c[0])
+    candidates.sort(key=_shown_first)
     results: list[FaceDetection] = []
     taken: list[np.ndarray] = []
     # Pixel centres: small pixel i covers full pixels around (i + 0.5) / s - 0.5.
@@ -672,6 +672,17 @@ def _detect_scaled(
         if len(results) == max_faces:
             break
     return results
+
+
+def _shown_first(candidate) -> float:
+    """Sort key: better faces first, and of two faces of one cube the one seen flatter.
+
+    A cube's faces are the same size, so the one turned towards the camera is the larger
+    in the image (by the cosine of its tilt); its score is weighed by that.
+    """
+    score, homography, n = candidate[:3]
+    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
+    return -score * np.sqrt(abs(_polygon_area(quad)))
 
 
 def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
