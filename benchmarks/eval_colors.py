@@ -1,6 +1,7 @@
 """Accuracy of whole-cube colour classification on modelled camera readings.
 
 Usage: python benchmarks/eval_colors.py [--cubes 1000] [--seed 0] [--sizes 3] [--glare 0.02]
+       python benchmarks/eval_colors.py --single-face [--cubes 300] [--lights warm ...]
 
 For each light (warm 2700 K, cool 6500 K, dim, mixed per-face 2700..6500 K; see
 scanner/colorsim.py for the noise model: uncorrected colour casts, exposure, per-face
@@ -9,6 +10,11 @@ occasional glare, 8-bit quantisation), renders ``--cubes`` random solvable state
 reports the share of cubes whose facelet string is exactly right and the sticker error
 rate, without a profile and with a profile learned from a solved cube of the same brand
 scanned under the same light (a fresh noise draw).
+
+With ``--single-face``, every face of every rendered cube is named on its own, as the webcam
+preview and ``cubescan read`` do (``scanner.colors.name_face_colors``, no profile), and the
+share of stickers and of whole faces named right is printed per light, with the faces that
+hold no white sticker (whose white point the face's colours alone must carry) counted apart.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import argparse
 import numpy as np
 
 from calibration.profile import learn_profile
-from scanner.colors import classify
+from scanner.colors import PALETTE_NAMES, classify, name_face_colors
 from scanner.colorsim import (
     LIGHTS,
     STANDARD_FACE_COLOR,
@@ -29,16 +35,59 @@ from scanner.colorsim import (
 from solver import random_state, solved_facelets
 
 
+def single_face(args: argparse.Namespace) -> None:
+    """Name each face of each rendered cube alone; print sticker and face accuracy per light."""
+    # Sticker colour index (STICKER_SRGB order) -> name, as name_face_colors reports it.
+    names = np.array(PALETTE_NAMES)
+    for size in args.sizes:
+        for light_name in args.lights:
+            rng = np.random.default_rng([args.seed, size, LIGHTS.index(light_name), 1])
+            faces = faces_no_white = right_no_white = 0
+            wrong_stickers = 0
+            for _ in range(args.cubes):
+                truth = random_state(rng, size)
+                color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
+                lab = render_stickers(color, draw_light(light_name, rng), rng, args.glare)
+                for face_color, face_lab in zip(
+                    color.reshape(6, -1), lab.reshape(6, -1, 3), strict=True
+                ):
+                    wrong = int(
+                        np.sum(np.array(name_face_colors(face_lab).names) != names[face_color])
+                    )
+                    wrong_stickers += wrong
+                    faces += wrong == 0
+                    if not (face_color == 0).any():
+                        faces_no_white += 1
+                        right_no_white += wrong == 0
+            total = args.cubes * 6 * size * size
+            print(
+                f"{size}x{size} {light_name:6s} single face: "
+                f"{100 * (total - wrong_stickers) / total:6.2f}% stickers right, "
+                f"{100 * faces / (6 * args.cubes):6.2f}% faces all right "
+                f"(faces without white: {100 * right_no_white / max(faces_no_white, 1):6.2f}% "
+                f"of {faces_no_white}; {args.cubes} cubes, glare rate {args.glare})"
+            )
+
+
 def main() -> None:
     """Run the evaluation and print one line per light and mode."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cubes", type=int, default=1000)
+    parser.add_argument("--cubes", type=int, default=None, help="per light (1000; 300 single)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--glare", type=float, default=0.02)
     parser.add_argument("--sizes", type=int, nargs="+", default=[3])
+    parser.add_argument("--lights", nargs="+", choices=LIGHTS, default=list(LIGHTS))
+    parser.add_argument(
+        "--single-face", action="store_true", help="name each face alone (no profile)"
+    )
     args = parser.parse_args()
+    if args.single_face:
+        args.cubes = args.cubes or 300
+        single_face(args)
+        return
+    args.cubes = args.cubes or 1000
     for size in args.sizes:
-        for light_name in LIGHTS:
+        for light_name in args.lights:
             rng = np.random.default_rng([args.seed, size, LIGHTS.index(light_name)])
             exact = {"no profile": 0, "profile": 0}
             wrong = {"no profile": 0, "profile": 0}
