@@ -754,7 +754,7 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     trace = sxx + syy
     disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
     elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
-    good = (compact > 0.82) & (compact < 1.12) & (elongation < 3.3)
+    good = (compact > 0.82) & (compact < 1.12) & (elongation < 2.6)
     index, sxx, syy, sxy, det = index[good], sxx[good], syy[good], sxy[good], det[good]
     areas = area[index]
     # Whitening matrix: cov^(-1/2) scaled so a unit square maps to a unit square.

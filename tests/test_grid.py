@@ -242,21 +242,22 @@ def test_a_stray_square_beside_the_face_does_not_widen_it() -> None:
 
 
 def test_an_l_of_single_stickers_between_merged_blocks_is_a_face() -> None:
-    # Stickerless, with a 2-block and a 3-block: the only single stickers are a column of
-    # three and one beside it, an L through which no homography is determined (an affine
-    # fit must stand in), and the 3-block is as elongated as a region gets on a face.
-    pink, yellow, green, grey, blue, orange = (
+    # Stickerless, two same-colour blocks and a finger over the last sticker: the only single
+    # stickers are a column of three and one beside it, an L through which no homography is
+    # determined (an affine fit must stand in).
+    pink, yellow, green, grey, blue, orange, white = (
         (150, 140, 220), (40, 210, 230), (40, 160, 40), (120, 110, 100), (170, 80, 20),
-        (30, 130, 240),
+        (30, 130, 240), (230, 230, 230),
     )  # fmt: skip
-    colours = [[pink, yellow, green], [pink, grey, green], [blue, orange, green]]
+    colours = [[pink, yellow, green], [pink, grey, green], [blue, orange, white]]
     image = _drawn_face(colours, cell=60, gap=0, margin=90)
     cv2.rectangle(image, (88, 88), (90 + 3 * 60 + 1, 90 + 3 * 60 + 1), (25, 25, 25), 3)
     for k in (1, 2):  # thin seams where stickers of different colours meet are drawn too
         cv2.line(image, (90 + k * 60, 90), (90 + k * 60, 270), (25, 25, 25), 1)
         cv2.line(image, (90, 90 + k * 60), (270, 90 + k * 60), (25, 25, 25), 1)
-    for x0, y0, x1, y1, colour in ((90, 91, 149, 209, pink), (211, 91, 269, 269, green)):
+    for x0, y0, x1, y1, colour in ((90, 91, 149, 209, pink), (211, 91, 269, 209, green)):
         image[y0 : y1 + 1, x0 : x1 + 1] = colour  # the blocks have no inner seams
+    cv2.ellipse(image, (262, 280), (34, 70), -35, 0, 360, (120, 150, 200), -1)  # a fingertip
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [90, 270], atol=6)
