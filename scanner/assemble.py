@@ -8,24 +8,28 @@ edge and wing slot reads as a real piece.
 
 * Odd N: the centres name the faces' colours. The face shown by the first candidate
   for U (the white-centred photo, else the first) is held fixed; the other five photos
-  are tried on the five other faces (120 ways) and, face by face, in each of the four
-  rotations, abandoning a branch as soon as it has more broken pieces than the best
-  complete one so far (branch and bound). A valid cube is found with every branch
-  but the right one cut at its first broken piece.
+  are tried on the five other faces (120 ways), every photo in each of its four
+  rotations: 120 x 4^6 placements. Every slot is read for all of them at once, as
+  arrays: a slot's reading depends only on the two or three faces it touches, so each
+  group of slots is read over those faces' rotations (4 x 4 or 4 x 4 x 4 per assignment)
+  and the counts are broadcast over the rest.
 * Even N: no centres, so the colours must follow the standard scheme (white opposite
   yellow, red opposite orange, green opposite blue, as the colour letters W Y R O G B
   say). The first photo is held as U in its own rotation (which fixes how the cube is
   held) and the other five are placed as above.
 
-Among the complete placements with the fewest broken pieces, the one whose cube
-validates with the fewest structural problems (then broken pieces, then problems) wins;
-when even that cube is not sound, placements with one more broken piece are weighed too
-(a duplicated piece is a real piece, so a wrong placement that duplicates pieces can
-break fewer slots than the true one with a mirrored corner). Equally good placements
-that give different cubes are reported as an ambiguity, never hidden. The winner is
-finally turned in the hand to the standard orientation: white on U and green on F when
-the cube has those colours, otherwise as it was scanned (the first photo's face on U,
-the third's on F, as in URFDLB order); even N: the yellow-blue-orange corner at DBL.
+Among the placements with the fewest broken pieces, the one whose cube validates with
+the fewest structural problems (then broken pieces, then problems) wins; when even
+that cube is not sound, placements with one more broken piece are weighed too (a
+duplicated piece is a real piece, so a wrong placement that duplicates pieces can
+break fewer slots than the true one with a mirrored corner), those whose broken pieces
+lie in few enough orbits to still rank first. Equally good placements that give
+different cubes are reported as an ambiguity, never hidden: a face whose corners are
+equal across its diagonals can often be turned half way and still make real pieces
+(about 1 random cube in 60), which no sticker can settle. The winner is finally turned
+in the hand to the standard orientation: white on U and green on F when the cube has
+those colours, otherwise as it was scanned (the first photo's face on U, the third's on
+F, as in URFDLB order); even N: the yellow-blue-orange corner at DBL.
 
 Examples
 --------
@@ -40,9 +44,10 @@ Examples
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 from operator import itemgetter
 
@@ -125,28 +130,141 @@ def rotate_face(symbols: str, size: int, quarter_turns: int) -> str:
 
 
 @cache
-def _completions(
-    size: int, order: str = _PLACEMENT_ORDER
-) -> tuple[tuple[tuple[int, itemgetter], ...], ...]:
-    """For each step of the placement ``order``, the slots its face completes.
+def _slot_groups(size: int, faces: str) -> tuple[tuple[int, tuple[int, ...], np.ndarray], ...]:
+    """The slots whose stickers all lie on ``faces``, grouped by the faces they touch.
 
-    Returns, per step, pairs (index into ``slot_sets(size)``, a getter of the slot's
-    stickers) for the slots whose stickers all lie on faces placed by then and that
-    were not completed earlier.
+    Returns triples (index into ``slot_sets(size)``, the positions in ``faces`` of the
+    faces each sticker lies on, an (n, width) array of the stickers' cells on their faces).
     """
     per_face = size * size
-    done: set[tuple[int, ...]] = set()
-    steps = []
-    for step in range(len(order)):
-        placed = set(order[: step + 1])
-        new = []
-        for number, slot_set in enumerate(slot_sets(size)):
-            for slot in slot_set.slots:
-                if slot not in done and all(FACES[i // per_face] in placed for i in slot):
-                    done.add(slot)
-                    new.append((number, itemgetter(*slot)))
-        steps.append(tuple(new))
-    return tuple(steps)
+    groups: dict[tuple[int, tuple[int, ...]], list[list[int]]] = {}
+    for number, slot_set in enumerate(slot_sets(size)):
+        for slot in slot_set.slots:
+            on = tuple(FACES[i // per_face] for i in slot)
+            if all(face in faces for face in on):
+                key = (number, tuple(faces.index(face) for face in on))
+                groups.setdefault(key, []).append([i % per_face for i in slot])
+    return tuple((number, axes, np.array(cells)) for (number, axes), cells in groups.items())
+
+
+@cache
+def _piece_tables(size: int) -> tuple[np.ndarray, ...]:
+    """Per orbit, whether face indices (0-5 = URFDLB, 6 = no face) read as a real piece."""
+    tables = []
+    for slot_set in slot_sets(size):
+        width = len(slot_set.slots[0])
+        table = np.zeros((7,) * width, dtype=bool)
+        for reading in slot_set.pieces:
+            table[tuple(FACES.index(face) for face in reading)] = True
+        tables.append(table)
+    return tuple(tables)
+
+
+@dataclass(frozen=True)
+class _Broken:
+    """Broken pieces for every assignment of photos to faces and every rotation.
+
+    Attributes
+    ----------
+    total
+        (assignments, len(turns[0]), len(turns[1]), ...) slots that do not read as a
+        real piece, over the slots whose faces are all placed.
+    groups
+        Per group of slots on the same faces: (orbit, the grid axes of those faces in
+        increasing order, the group's broken slots over the assignment and those axes).
+    """
+
+    total: np.ndarray
+    groups: tuple[tuple[int, tuple[int, ...], np.ndarray], ...]
+
+    def orbits(self, cells: np.ndarray) -> np.ndarray:
+        """How many orbits have a broken piece, at each of the grid's flat ``cells``."""
+        where = np.unravel_index(cells, self.total.shape)
+        per_orbit: dict[int, np.ndarray] = {}
+        for orbit, axes, counts in self.groups:
+            at = counts[(where[0], *(where[1 + axis] for axis in axes))]
+            per_orbit[orbit] = per_orbit.get(orbit, 0) + at
+        return sum((counts > 0).astype(int) for counts in per_orbit.values())
+
+
+def _spread(counts: np.ndarray, axes: tuple[int, ...], onto: tuple[int, ...]) -> np.ndarray:
+    """``counts`` over the assignment and ``axes``, shaped to broadcast over ``onto``."""
+    shape = [counts.shape[0]] + [1] * len(onto)
+    for k, axis in enumerate(axes):
+        shape[1 + onto.index(axis)] = counts.shape[1 + k]
+    return counts.reshape(shape)
+
+
+def _broken_grid(
+    size: int,
+    faces: str,
+    photo_of: np.ndarray,
+    codes: np.ndarray,
+    face_of_colour: np.ndarray,
+    turns: Sequence[Sequence[int]],
+) -> _Broken:
+    """Broken pieces for every assignment of photos and every rotation at once.
+
+    Parameters
+    ----------
+    size
+        N.
+    faces
+        The faces placed (grid axes after the assignment axis), e.g. ``"UFRBLD"``.
+    photo_of
+        (assignments, len(faces)) the photo placed on each face, per assignment.
+    codes
+        (photos, 4, N*N) each photo's colour codes, turned 0-3 quarter turns.
+    face_of_colour
+        (assignments, colours) the face index (0-5, 6 for none) each colour code names.
+    turns
+        Per face, the quarter turns tried (a grid axis of that length).
+
+    Returns
+    -------
+    _Broken
+    """
+    assignments = len(photo_of)
+    tables = _piece_tables(size)
+    groups = []
+    for number, axes, cells in _slot_groups(size, faces):
+        width = len(axes)
+        # One index array per sticker, each turning along its own face's axis.
+        index = [np.arange(assignments).reshape(-1, *[1] * width, 1)]
+        for j, axis in enumerate(axes):
+            sticker = codes[photo_of[:, axis]][:, list(turns[axis])][:, :, cells[:, j]]
+            colour_shape = [assignments] + [1] * width + [len(cells)]
+            colour_shape[1 + j] = len(turns[axis])
+            index.append(face_of_colour[index[0], sticker.reshape(colour_shape)])
+        broken = np.count_nonzero(~tables[number][tuple(index[1:])], axis=-1).astype(np.int8)
+        order = np.argsort(axes)
+        groups.append((number, tuple(sorted(axes)), broken.transpose(0, *(1 + order))))
+    # Sum small first: each group into a block over a superset of its faces (an edge into
+    # a corner's block), then the few blocks into the whole grid.
+    blocks: dict[tuple[int, ...], np.ndarray] = {}
+    for _, axes, counts in sorted(groups, key=lambda group: -len(group[1])):
+        host = next((block for block in blocks if set(axes) <= set(block)), None)
+        if host is None:
+            blocks[axes] = counts.copy()
+        else:
+            blocks[host] += _spread(counts, axes, host)
+    everything = tuple(range(len(faces)))
+    total = np.zeros((assignments, *(len(t) for t in turns)), dtype=np.int8)
+    for axes, counts in blocks.items():
+        total += _spread(counts, axes, everything)
+    return _Broken(total, tuple(groups))
+
+
+def _colour_codes(readings: Sequence[str], size: int, colours: str) -> np.ndarray:
+    """(photos, 4, N*N) each photo's symbols, turned 0-3 times, as indices into ``colours``
+    (``len(colours)`` for a symbol not among them)."""
+    code = {symbol: i for i, symbol in enumerate(colours)}
+    return np.array(
+        [
+            [[code.get(s, len(colours)) for s in rotate_face(r, size, k)] for k in range(4)]
+            for r in readings
+        ]
+    )
 
 
 def _standard_symbols(readings: Sequence[str]) -> bool:
@@ -160,94 +278,82 @@ class _Candidate:
     placements: tuple[Placement, ...]
 
 
-@dataclass
-class _Search:
-    """Working state of one search: the photos, what is placed, the best found so far."""
+@dataclass(frozen=True)
+class _Placings:
+    """Every placement of the six photos, with the broken pieces of each, per orbit."""
 
+    readings: tuple[str, ...]
     size: int
-    order: str  # the faces to place, in placement order
-    rotated: list[list[str]]  # rotated[photo][quarter_turns] = the photo's symbols
-    anchor_turns: tuple[int, ...]
-    completions: tuple
-    tables: list
-    allowed: int
-    found: dict[str, _Candidate]
+    photo_of: np.ndarray  # (assignments, 6) photo on each face of _PLACEMENT_ORDER
+    turns: tuple[tuple[int, ...], ...]  # per face of _PLACEMENT_ORDER, the turns tried
+    broken: _Broken
+
+    def candidates(self, cells: np.ndarray) -> list[_Candidate]:
+        """The placements at the grid's flat ``cells`` (in increasing order), as cubes.
+
+        In search order (assignment, then U's, F's, ... turns); of placements giving the
+        same cube, only the first is kept.
+        """
+        per_face = self.size * self.size
+        rotated = [[rotate_face(r, self.size, k) for k in range(4)] for r in self.readings]
+        # A face that looks the same turned (a plain face) is taken in its fewest turns:
+        # drop the other cells at once, there can be hundreds of thousands of them.
+        repeats = np.array([[r[k] in r[:k] for k in range(4)] for r in rotated])
+        where = np.unravel_index(cells, self.broken.total.shape)
+        first = np.ones(len(cells), dtype=bool)
+        for k, turns in enumerate(self.turns):
+            first &= ~repeats[self.photo_of[where[0], k], np.asarray(turns)[where[1 + k]]]
+        found: dict[str, _Candidate] = {}
+        for flat in cells[first]:
+            assignment, *steps = np.unravel_index(flat, self.broken.total.shape)
+            placed = [
+                Placement(int(self.photo_of[assignment, k]), face, self.turns[k][steps[k]])
+                for k, face in enumerate(_PLACEMENT_ORDER)
+            ]
+            letters = ["?"] * (6 * per_face)
+            for p in placed:
+                start = FACES.index(p.face) * per_face
+                letters[start : start + per_face] = rotated[p.photo][p.quarter_turns]
+            symbols = "".join(letters)
+            if symbols not in found:
+                found[symbols] = _Candidate(
+                    int(self.broken.total.flat[flat]), symbols, tuple(placed)
+                )
+        return list(found.values())
 
 
-def _place(
-    search: _Search,
-    photo_of: dict[str, int],
-    scheme: dict[int, int],
-    letters: list[str],
-    step: int,
-    broken: int,
-    chosen: tuple[Placement, ...],
-) -> None:
-    """Place the face of ``step`` in each rotation and recurse while within the budget."""
-    if step == len(search.order):
-        symbols = "".join(letters)
-        # Faces of one colour look the same in every rotation: keep one such placement.
-        if symbols not in search.found:
-            search.found[symbols] = _Candidate(broken, symbols, chosen)
-        return
-    per_face = search.size * search.size
-    face = search.order[step]
-    photo = photo_of[face]
-    start = FACES.index(face) * per_face
-    for turns in search.anchor_turns if step == 0 else range(4):
-        # A face that looks the same turned (a plain face) needs trying only once.
-        if search.rotated[photo][turns] in search.rotated[photo][:turns]:
-            continue
-        letters[start : start + per_face] = search.rotated[photo][turns]
-        more = 0
-        for table_index, getter in search.completions[step]:
-            reading = "".join(getter(letters)).translate(scheme)
-            more += reading not in search.tables[table_index]
-        if broken + more <= search.allowed:
-            placement = Placement(photo, face, turns)
-            _place(search, photo_of, scheme, letters, step + 1, broken + more, (*chosen, placement))
+@lru_cache(maxsize=4)
+def _placings(readings: tuple[str, ...], size: int) -> _Placings:
+    """The broken pieces of every placement of the photos (see the module's notes).
 
-
-def _search(readings: Sequence[str], size: int, slack: int = 0) -> list[_Candidate]:
-    """All placements with the fewest broken pieces (or up to ``slack`` more).
-
-    Iterative deepening on the number of broken pieces allowed: a sound cube is found
-    in the first pass, where every wrong branch ends at its first broken piece.
+    The first candidate for U stays on U; the other five photos take the five other faces
+    in each of the 120 orders, every photo in each of its four rotations (even N: U's
+    photo only as taken). Every slot is read for every placement at once, as arrays.
+    Cached, so that :func:`can_be_sound` and :func:`assemble` read the slots once.
     """
     per_face = size * size
     odd = size % 2 == 1
-    rotated = [[rotate_face(r, size, k) for k in range(4)] for r in readings]
     if odd:
-        centres = [r[per_face // 2] for r in readings]
+        centres = "".join(r[per_face // 2] for r in readings)
         anchor = centres.index("W") if "W" in centres else 0
         anchor_turns: tuple[int, ...] = (0, 1, 2, 3)
     else:
+        centres = "".join(STANDARD_SCHEME)
         anchor, anchor_turns = 0, (0,)
     others = [p for p in range(6) if p != anchor]
-    search = _Search(
-        size,
-        _PLACEMENT_ORDER,
-        rotated,
-        anchor_turns,
-        _completions(size),
-        [slot_set.pieces for slot_set in slot_sets(size)],
-        0,
-        {},
-    )
-    standard = str.maketrans(STANDARD_SCHEME)
-    total_slots = sum(len(step) for step in search.completions)
-    while True:
-        for order in permutations(others):
-            photo_of = dict(zip(_PLACEMENT_ORDER, (anchor, *order), strict=True))
-            scheme = str.maketrans({centres[photo_of[f]]: f for f in FACES}) if odd else standard
-            _place(search, photo_of, scheme, ["?"] * (6 * per_face), 0, 0, ())
-        if search.found or search.allowed >= total_slots:
-            best = min(c.broken for c in search.found.values())
-            if search.allowed >= min(total_slots, best + slack):
-                return [c for c in search.found.values() if c.broken <= best + slack]
-            search.allowed = min(total_slots, best + slack)
-        else:
-            search.allowed = min(total_slots, max(1, 2 * search.allowed))
+    photo_of = np.array([(anchor, *order) for order in permutations(others)])
+    face_index = [FACES.index(face) for face in _PLACEMENT_ORDER]
+    if odd:
+        # A colour names the face its centre's photo is placed on.
+        face_of_colour = np.full((len(photo_of), 7), 6)
+        face_of_colour[np.arange(len(photo_of))[:, None], photo_of] = face_index
+    else:
+        standard = [FACES.index(STANDARD_SCHEME[c]) for c in centres] + [6]
+        face_of_colour = np.tile(standard, (len(photo_of), 1))
+    turns = (anchor_turns, *[(0, 1, 2, 3)] * 5)
+    codes = _colour_codes(readings, size, centres)
+    broken = _broken_grid(size, _PLACEMENT_ORDER, photo_of, codes, face_of_colour, turns)
+    return _Placings(tuple(readings), size, photo_of, turns, broken)
 
 
 @dataclass(frozen=True)
@@ -289,35 +395,27 @@ def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
     PartialCheck(broken=1, pieces=('UF',))
     """
     order = "".join(face for face in _PLACEMENT_ORDER if face in faces)
-    photos = list(faces.values())
-    photo_of = {face: i for i, face in enumerate(faces)}
-    search = _Search(
-        size,
-        order,
-        [[rotate_face(r, size, k) for k in range(4)] for r in photos],
-        (0, 1, 2, 3),
-        _completions(size, order),
-        [slot_set.pieces for slot_set in slot_sets(size)],
-        0,
-        {},
-    )
-    total = sum(len(step) for step in search.completions)
-    scheme = str.maketrans(STANDARD_SCHEME)
-    while True:
-        _place(search, photo_of, scheme, ["?"] * (6 * size * size), 0, 0, ())
-        if search.found or search.allowed >= total:
-            break
-        search.allowed = min(total, max(1, 2 * search.allowed))
-    best = min(search.found.values(), key=lambda c: c.broken)
-    letters = best.letters.translate(scheme)
+    photos = [faces[face] for face in order]
+    colours = "".join(STANDARD_SCHEME)
+    face_of_colour = np.array([[FACES.index(STANDARD_SCHEME[c]) for c in colours] + [6]])
+    turns = ((0, 1, 2, 3),) * len(order)
+    codes = _colour_codes(photos, size, colours)
+    photo_of = np.arange(len(order))[None, :]
+    total = _broken_grid(size, order, photo_of, codes, face_of_colour, turns).total
+    # The first best placement in search order: each face in its fewest quarter turns.
+    best = np.unravel_index(int(np.argmin(total)), total.shape)[1:]
+    letters = ["?"] * (6 * size * size)
+    for k, face in enumerate(order):
+        start = FACES.index(face) * size * size
+        letters[start : start + size * size] = rotate_face(photos[k], size, int(best[k]))
+    read = "".join(letters).translate(str.maketrans(STANDARD_SCHEME))
     broken = [
         slot_set.names[number]
         for slot_set in slot_sets(size)
         for number, slot in enumerate(slot_set.slots)
-        if "?" not in (reading := "".join(letters[i] for i in slot))
-        and reading not in slot_set.pieces
+        if "?" not in (reading := "".join(read[i] for i in slot)) and reading not in slot_set.pieces
     ]
-    return PartialCheck(best.broken, tuple(broken))
+    return PartialCheck(int(total.min()), tuple(broken))
 
 
 def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple[str, str]:
@@ -419,6 +517,36 @@ def _check_readings(readings: Sequence[str]) -> int:
     return size
 
 
+def can_be_sound(readings: Sequence[str]) -> bool:
+    """Whether some placement of the six photos makes every slot a real piece.
+
+    A cheap first look (no diagnosis): when it is False, :func:`assemble` cannot give a
+    sound cube, whatever the order and rotation of the photos.
+
+    Parameters
+    ----------
+    readings
+        Six strings of N*N colour symbols, in any order and rotation.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    BadInputError
+        As :func:`assemble` does for readings it cannot assemble.
+
+    Examples
+    --------
+    >>> solved = ["W" * 9, "R" * 9, "G" * 9, "Y" * 9, "O" * 9, "B" * 9]
+    >>> can_be_sound(solved), can_be_sound(["WWWWWWWWY"] + solved[1:3] + ["YYYYYYYYW"] + solved[4:])
+    (True, False)
+    """
+    size = _check_readings(readings)
+    return int(_placings(tuple(readings), size).broken.total.min()) == 0
+
+
 def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     """Put six face readings together into one cube.
 
@@ -463,12 +591,20 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     size = _check_readings(readings)
     centres = [r[size * size // 2] for r in readings]
     up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
-    scored = _scored(_search(readings, size), size, up, front)
-    if scored[0][0][0]:
+    placings = _placings(tuple(readings), size)
+    total = placings.broken.total
+    fewest = int(total.min())
+    ranked = _ranked(placings.candidates(np.flatnonzero(total == fewest)), size, up, front)
+    reach = _slack_reach(min(item[0] for item in ranked), readings, size)
+    if reach > 0:
         # Not a sound cube. A duplicated piece is a real piece, so a placement that
         # duplicates pieces can break fewer slots than the true one with one mirrored
-        # corner: the placements with one more broken piece are weighed too.
-        scored = _scored(_search(readings, size, slack=1), size, up, front)
+        # corner: the placements with one more broken piece are weighed too, those that
+        # can still rank first (their broken pieces in at most ``reach`` orbits).
+        cells = np.flatnonzero(total == fewest + 1)
+        within = cells[placings.broken.orbits(cells) <= reach]
+        ranked += _ranked(placings.candidates(within), size, up, front)
+    scored = _diagnosed(ranked)
     # The most plausible reading wins, but every other reading whose pieces are just as
     # real is an ambiguity to report: a photo turned by half a turn can make a cube
     # with two swapped pieces look solvable, and that must not be hidden.
@@ -487,12 +623,11 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     )
 
 
-def _scored(candidates: list[_Candidate], size: int, up: str, front: str) -> list[tuple]:
-    """The candidates held in the standard orientation, ranked, best first.
+def _ranked(candidates: list[_Candidate], size: int, up: str, front: str) -> list[tuple]:
+    """The candidates held in the standard orientation, with their cheap ranking keys.
 
-    Each item: (score, quarter turns used, candidate, rotation, state, report); the report
-    is there for the candidates tied with the best on the score's first three keys (the
-    only ones the caller reads), None for the rest.
+    Each item: ((structural problems, scheme penalty, broken pieces), quarter turns used,
+    candidate, rotation, state).
     """
     ranked = []
     for candidate in candidates:
@@ -507,6 +642,16 @@ def _scored(candidates: list[_Candidate], size: int, up: str, front: str) -> lis
         )
         turned = sum(p.quarter_turns != 0 for p in candidate.placements)
         ranked.append((key, turned, candidate, rotation, state))
+    return ranked
+
+
+def _diagnosed(ranked: list[tuple]) -> list[tuple]:
+    """The ranked candidates, best first, the leaders diagnosed.
+
+    Each item: (score, quarter turns used, candidate, rotation, state, report); the score
+    adds the number of problems, and the report is there, for the candidates tied with
+    the best on the first three keys (the only ones the caller reads), None for the rest.
+    """
     best = min(item[0] for item in ranked)
     scored = []
     for key, turned, candidate, rotation, state in ranked:
@@ -516,6 +661,22 @@ def _scored(candidates: list[_Candidate], size: int, up: str, front: str) -> lis
         problems = len(report.problems) if report is not None else 0
         scored.append(((*key, problems), turned, candidate, rotation, state, report))
     return sorted(scored, key=lambda item: (item[0], item[1]))
+
+
+def _slack_reach(key: tuple[int, int, int], readings: Sequence[str], size: int) -> int:
+    """In how many orbits a placement with one more broken piece than the leader may
+    have broken pieces and still rank first (0: none can).
+
+    The leader ranks by ``key`` = (structural problems, scheme penalty, broken pieces).
+    A placement with more broken pieces must have fewer structural problems, or as many
+    and a lower scheme penalty. Its structural problems are at least one per orbit with
+    a broken piece, plus one when the colours are not N*N stickers each (a colour-count
+    problem in every placement alike).
+    """
+    structural, penalty, _ = key
+    counts = Counter("".join(readings)).values()
+    miscounted = sorted(counts) != [size * size] * 6
+    return structural - miscounted - (penalty == 0)
 
 
 def _scheme_penalty(symbols: str) -> int:

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from calibration.profile import Profile
-from scanner.assemble import Assembly, assemble
+from scanner.assemble import Assembly, assemble, can_be_sound
 from scanner.colors import Classification, ColorInfo, classify, colors_json, name_face_colors
 from scanner.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
 from scanner.draw import annotate_face, draw_net, fills_from_names
@@ -135,6 +135,21 @@ class CubeReport:
         """True when the cube can be solved."""
         return self.validation.valid
 
+    @property
+    def ambiguous_faces(self) -> tuple[str, ...]:
+        """The faces whose stickers differ between the reported cube and an alternative:
+        the photos whose orientation the stickers alone cannot settle."""
+        per_face = self.size * self.size
+        return tuple(
+            face
+            for f, face in enumerate(FACES)
+            if any(
+                other[f * per_face : (f + 1) * per_face]
+                != self.read_facelets[f * per_face : (f + 1) * per_face]
+                for other in self.alternatives
+            )
+        )
+
     def to_dict(self) -> dict:
         """The JSON report of DESIGN.md."""
         data = self.validation.to_dict()
@@ -154,6 +169,7 @@ class CubeReport:
                     for p in self.photos
                 ],
                 "ambiguous": self.ambiguous,
+                "ambiguous_faces": list(self.ambiguous_faces),
                 "alternatives": list(self.alternatives),
             }
         )
@@ -287,19 +303,43 @@ class _Reading:
         return len(self.outcome.repairs), structural, len(problems)
 
 
-def _read(lab: np.ndarray, size: int, orientation: str, profile: Profile | None) -> _Reading:
+@dataclass(frozen=True, eq=False)
+class _Named:
+    """One way of naming the cube's colours: the classification and each photo's symbols."""
+
+    classification: Classification
+    symbols: dict[str, str]
+    readings: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Assembled:
+    """One way of reading the cube's colours, assembled but not yet repaired."""
+
+    assembly: Assembly
+    ordered: Classification
+
+
+def _named(lab: np.ndarray, size: int, profile: Profile | None) -> _Named:
     classification = classify(lab, profile=profile)
     symbols = _symbols(classification)
     per_face = size * size
-    readings = [
+    readings = tuple(
         "".join(symbols[x] for x in classification.facelets[p * per_face : (p + 1) * per_face])
         for p in range(6)
-    ]
-    assembly = assemble(readings, orientation)
-    ordered = _reordered(classification, assembly, symbols)
-    outcome = repair(ordered)
-    report = validate(CubeState(size, outcome.facelets, assembly.symbols))
-    return _Reading(assembly, ordered, outcome, report)
+    )
+    return _Named(classification, symbols, readings)
+
+
+def _assembled(named: _Named, orientation: str) -> _Assembled:
+    assembly = assemble(named.readings, orientation)
+    return _Assembled(assembly, _reordered(named.classification, assembly, named.symbols))
+
+
+def _repaired(assembled: _Assembled) -> _Reading:
+    outcome = repair(assembled.ordered)
+    state = CubeState(assembled.assembly.size, outcome.facelets, assembled.assembly.symbols)
+    return _Reading(assembled.assembly, assembled.ordered, outcome, validate(state))
 
 
 def _best_reading(
@@ -307,28 +347,37 @@ def _best_reading(
 ) -> _Reading:
     """The photos balanced against each other's light, unless as taken reads better.
 
-    Balanced samples are read first; a sound cube read without repairs is taken at
-    once. Otherwise the samples as taken are read too, and the cube's constraints choose:
-    the reading with the fewest repairs, then broken pieces, then problems (balanced on
-    a tie). Either reading failing (e.g. an even cube's colours not recognised) leaves
-    the other.
+    Balanced samples are read first; a sound cube (which needs no repair) is taken at
+    once. Otherwise the samples as taken are read too, and a sound cube from them is
+    taken; failing both, each reading is repaired and the cube's constraints choose: the
+    reading with the fewest repairs, then broken pieces, then problems (balanced on a
+    tie). Either reading failing (e.g. an even cube's colours not recognised) leaves the
+    other.
     """
     size = size_from_length(6 * len(face_samples[0]))
     raw = np.concatenate([np.asarray(s, dtype=float) for s in face_samples])
-    readings: list[_Reading] = []
+    readings: list[tuple[_Named, _Assembled | None]] = []
     failures: list[BadInputError] = []
     for lab in (np.concatenate(balance_photos(face_samples)), raw):
         try:
-            reading = _read(lab, size, orientation, profile)
+            named = _named(lab, size, profile)
+            # A reading that no placement makes sound waits (its diagnosis is the costly
+            # part): the other reading may be sound.
+            hopeful = orientation == "net" or can_be_sound(named.readings)
+            assembled = _assembled(named, orientation) if hopeful else None
         except BadInputError as err:
             failures.append(err)
             continue
-        if reading.report.valid and not reading.outcome.repairs:
-            return reading
-        readings.append(reading)
+        if assembled is not None and assembled.assembly.report.valid:
+            return _repaired(assembled)
+        readings.append((named, assembled))
     if not readings:
         raise failures[0]
-    return min(readings, key=lambda reading: reading.score)
+    # Repairs are searched only now: a sound reading, when there is one, needs none.
+    return min(
+        (_repaired(assembled or _assembled(named, orientation)) for named, assembled in readings),
+        key=lambda reading: reading.score,
+    )
 
 
 def cube_report(

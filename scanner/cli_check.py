@@ -100,9 +100,12 @@ def check(
             for repair in report.repairs:
                 console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
         if report.ambiguous:
+            photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
             console.print(
                 f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
-                "cube(s) (a photo turned another way); check the photos' orientation."
+                f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
+                "another way gives pieces just as real. Check how that face sits on the cube, "
+                "or take the photos in the standard net orientation and use --orientation net."
             )
         if report.solution is not None:
             console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scanner.assemble import assemble, rotate_face
+from scanner.assemble import _diagnosed, _placings, _ranked, assemble, rotate_face
 from solver.cubie import corner_slots, edge_slots, random_state
 from solver.errors import BadInputError
 from solver.fixes import Fix, apply_fix, flip_edge_fix, swap_pieces_fix, twist_corner_fix
 from solver.moves import apply_moves, layer_moves, solved_facelets
+from solver.slots import slot_sets
 from solver.validate import validate
 
 TO_COLOURS = str.maketrans("URFDLB", "WRGYOB")
@@ -162,3 +163,83 @@ def test_a_symmetric_cube_is_reported_as_ambiguous_not_hidden():
     assert result.report.problems[0].code == "color-count"
     # Which corner of U it sits on depends on how U was held, which plain faces hide.
     assert {result.facelets[i] for i in (0, 2, 6, 8)} == {"U", "D"}
+
+
+def misread(state: str, count: int, rng: np.random.Generator) -> str:
+    """``state`` with ``count`` non-centre stickers read as another colour."""
+    letters = list(state)
+    for index in rng.choice([i for i in range(len(state)) if i % 9 != 4], count, replace=False):
+        letters[index] = "URFDLB"[int(rng.integers(6))]
+    return "".join(letters)
+
+
+@given(seed=seeds, count=st.integers(0, 3))
+@settings(max_examples=30, deadline=None)
+def test_every_placement_is_counted_as_a_slot_by_slot_reading_would(seed, count):
+    # The array search counts, for all 120 x 4^6 placements at once, the slots that are
+    # not real pieces; read one placement's cube slot by slot and the counts must agree.
+    rng = np.random.default_rng(seed)
+    photos = photos_of(misread(random_state(rng), count, rng), 3, rng)
+    placings = _placings(tuple(photos), 3)
+    total = placings.broken.total
+    cells = rng.choice(total.size, 40, replace=False)
+    cells.sort()
+    for candidate in placings.candidates(cells):
+        per_face = {p.face: p.photo for p in candidate.placements}
+        scheme = {photos[photo][4]: face for face, photo in per_face.items()}
+        letters = "".join(scheme.get(ch, "?") for ch in candidate.letters)
+        broken = [
+            number
+            for number, slot_set in enumerate(slot_sets(3))
+            for slot in slot_set.slots
+            if "".join(letters[i] for i in slot) not in slot_set.pieces
+        ]
+        assert candidate.broken == len(broken)
+    orbits = placings.broken.orbits(cells)
+    assert ((orbits >= 1) == (total.flat[cells] >= 1)).all() and orbits.max() <= 2
+
+
+@pytest.mark.parametrize("fault", ["mirror", "swap", "misread"])
+@given(seed=seeds)
+@settings(max_examples=8, deadline=None)
+def test_the_bounded_second_look_weighs_every_placement_that_could_win(fault, seed):
+    # Placements with one more broken piece are weighed only where they could still rank
+    # first; weighing all of them must give the same cube, diagnosis and alternatives.
+    rng = np.random.default_rng(seed)
+    state = random_state(rng)
+    state = misread(state, 2, rng) if fault == "misread" else inject(state, fault, rng)
+    photos = photos_of(state, 3, rng)
+    result = assemble(photos)
+    placings = _placings(tuple(photos), 3)
+    total = placings.broken.total
+    fewest = int(total.min())
+    centres = [p[4] for p in photos]
+    up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
+    everything = placings.candidates(np.flatnonzero(total <= fewest + 1))
+    scored = _diagnosed(_ranked(everything, 3, up, front))
+    best = [item for item in scored if item[0][:3] == scored[0][0][:3]]
+    assert result.facelets == scored[0][4].facelets
+    assert result.broken_pieces == scored[0][2].broken
+    assert set(result.alternatives) == {item[4].facelets for item in best}
+
+
+@pytest.mark.parametrize(
+    "truth",
+    [
+        # D turned half way is another solvable cube.
+        "BDDDURLBFUUFFRRLUFULRFFLLDUDRBLDFBLDRBFBLRRUBLFUBBURDD",
+        # One mirrored corner; R turned half way is another cube with one mirrored corner.
+        "DDFUUUUDBLLULRRUBLLBDFFBRFRFRBDDUBRDFRBFLLDFULLRBBUFDR",
+    ],
+)
+def test_among_equally_good_cubes_the_photos_as_taken_come_first(truth):
+    # No sticker can tell these cubes apart, so both are reported; the only cue left is
+    # how the photos were taken: in the net orientation (shuffled), that reading leads.
+    colours = truth.translate(TO_COLOURS)
+    faces = [colours[9 * f : 9 * f + 9] for f in range(6)]
+    for seed in range(4):
+        order = np.random.default_rng(seed).permutation(6)
+        result = assemble([faces[o] for o in order])
+        assert result.ambiguous and len(result.alternatives) == 2
+        assert result.facelets == truth
+        assert all(p.quarter_turns == 0 for p in result.placements)

@@ -43,9 +43,9 @@ RESOLUTION = (480, 360)
 # Broken folder -> (error code, words the one-line reason must contain).
 BROKEN = {
     "broken-missing-face": ("missing-face", "found 5"),
-    "broken-corrupt-file": ("bad-image", "not an image OpenCV can read"),
+    "broken-corrupt-file": ("bad-image", "F.png is a PNG file cut off"),
     "broken-empty-folder": ("missing-face", "found 0"),
-    "broken-non-image": ("bad-image", "not an image OpenCV can read"),
+    "broken-non-image": ("bad-image", "R.png is not an image: it holds text"),
     "broken-huge-header": ("bad-image", "30000x30000"),
 }
 

@@ -137,3 +137,17 @@ def test_bad_inputs_are_clear_errors():
         cube_report([lab[:9]] * 5)
     with pytest.raises(BadInputError, match="different grid sizes"):
         cube_report([lab[:9]] * 5 + [lab[:4]])
+
+
+def test_a_face_whose_half_turn_also_fits_is_named_in_the_report():
+    # A real ambiguity of six photos: this cube's D face has equal diagonal corners and its
+    # edge stickers exchange in pairs under a half turn, so D turned half way is another
+    # solvable cube of real pieces. Both are reported; the face in question is named.
+    truth = "BDDDURLBFUUFFRRLUFULRFFLLDUDRBLDFBLDRBFBLRRUBLFUBBURDD"
+    half_turned_d = truth[:27] + truth[27:36][::-1] + truth[36:]
+    rng = np.random.default_rng(4)
+    report = cube_report(shuffled_faces(lab_of(truth, "cool", rng), 3, rng), solve=False)
+    assert report.ambiguous and report.valid
+    assert set(report.alternatives) == {truth, half_turned_d}
+    assert report.ambiguous_faces == ("D",)
+    assert report.to_dict()["ambiguous_faces"] == ["D"]
