@@ -526,15 +526,20 @@ class FacePhoto:
     confidence: np.ndarray
 
 
-def read_face_photo(image: np.ndarray, source: str, size: int | None = None) -> FacePhoto:
+def read_face_photo(
+    image: np.ndarray, source: str, size: int | None = None, *, thorough: bool = True
+) -> FacePhoto:
     """Find the face's grid in a photo and sample each sticker's colour.
+
+    A photo is taken to show a face, so by default the detector's thorough search runs
+    when its fast one finds nothing (see :func:`scanner.grid.detect_grid`).
 
     Raises
     ------
     BadInputError
         When no cube face is found in the photo.
     """
-    detection = detect_grid(image, size)
+    detection = detect_grid(image, size, thorough=thorough)
     if detection is None:
         raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
     samples = sample_colors(image, detection)
@@ -547,8 +552,9 @@ _NO_FACE_ADVICE = (
 
 
 def _try_face(image: np.ndarray, source: str, size: int | None) -> FacePhoto | None:
+    # The fast search only: a photo it misses is read again, thoroughly, once N is known.
     try:
-        return read_face_photo(image, source, size)
+        return read_face_photo(image, source, size, thorough=False)
     except BadInputError as err:
         if err.code != "no-face":
             raise

@@ -151,3 +151,23 @@ def test_a_face_whose_half_turn_also_fits_is_named_in_the_report():
     assert set(report.alternatives) == {truth, half_turned_d}
     assert report.ambiguous_faces == ("D",)
     assert report.to_dict()["ambiguous_faces"] == ["D"]
+
+
+def test_a_photo_the_fast_search_misses_is_read_thoroughly_once_n_is_known():
+    # A small, blurred 3x3 photo (320x240) that the live detector misses; the other five
+    # photos say N = 3, and the thorough search with N known finds its face.
+    from scanner.check import read_cube_photos
+    from scanner.grid import detect_grid
+    from scanner.synth import random_scene_spec, render_scene
+
+    rng = np.random.default_rng(8)
+    specs = [random_scene_spec(rng, [2, 3, 4, 5][i % 4]) for i in range(18)]
+    hard = render_scene(specs[17])[0]
+    assert detect_grid(hard) is None
+    easy_rng = np.random.default_rng(3)
+    easy = [
+        render_scene(random_scene_spec(easy_rng, 3, resolution=(640, 480), hard=False))[0]
+        for _ in range(5)
+    ]
+    photos = read_cube_photos([*easy, hard], [f"{face}.png" for face in "URFDLB"])
+    assert [len(photo.lab) for photo in photos] == [9] * 6
