@@ -30,13 +30,25 @@ Examples
 
 from __future__ import annotations
 
-from collections import deque
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
+from scanner._grid_kernels import (
+    _block_cells,
+    _elongation,
+    _grow_lattices,
+    _lattice_shapes,
+    _nearest,
+    _on_one_line_but_one,
+    _pitch_cell_areas,
+    _project,
+    _second_moments,
+)
 from solver.errors import BadInputError
 
 WORK_SIDE = 640
@@ -696,10 +708,8 @@ def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
 
 
 def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points, float).reshape(-1, 2)
-    projected = pts @ homography[:, :2].T + homography[:, 2]
-    w = projected[:, 2:3]
-    return projected[:, :2] / np.where(np.abs(w) < 1e-12, 1e-12, w)
+    """``points`` (any shape ending in 2) mapped by ``homography``, shape (K, 2)."""
+    return _project(np.asarray(points, float).reshape(-1, 2), np.asarray(homography, float))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -720,6 +730,7 @@ def _edges(lab: np.ndarray) -> np.ndarray:
 
 def _find_regions(lab: np.ndarray) -> _Regions:
     edges = _edges(lab)
+    # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
     free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(
         free.astype(np.uint8), connectivity=4
@@ -735,20 +746,13 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     index = np.flatnonzero(keep)
     if len(index) == 0:
         return _Regions(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0))
-    # Second moments of the kept regions only, via bincount over their pixels.
+    # Second moments of the kept regions only.
     lookup = np.full(count, -1, np.int64)
     lookup[index] = np.arange(len(index))
-    flat = lookup[labels.ravel()]
-    pixels = np.flatnonzero(flat >= 0)
-    owner = flat[pixels]
-    ys, xs = np.divmod(pixels, width)
-    cx, cy = centroids[index, 0], centroids[index, 1]
-    dx = xs - cx[owner]
-    dy = ys - cy[owner]
-    n = len(index)
-    sxx = np.bincount(owner, dx * dx, n) / area[index]
-    syy = np.bincount(owner, dy * dy, n) / area[index]
-    sxy = np.bincount(owner, dx * dy, n) / area[index]
+    moments = _second_moments(labels, lookup, centroids[index])
+    sxx = moments[:, 0] / area[index]
+    syy = moments[:, 1] / area[index]
+    sxy = moments[:, 2] / area[index]
     det = np.maximum(sxx * syy - sxy * sxy, 1e-9)
     compact = area[index] / (12.0 * np.sqrt(det))
     trace = sxx + syy
@@ -808,82 +812,34 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     np.minimum.at(nearest, src, dist)
     near = dist < 1.3 * nearest[src]
     src, dst, disp, local = src[near], dst[near], disp[near], local[near]
-    neighbours: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in range(m)]
-    for s, d, v, lv in zip(src.tolist(), dst.tolist(), disp, local, strict=True):
-        neighbours[s].append((d, v, lv))
-
-    coords = np.full((m, 2), np.iinfo(np.int32).min, np.int64)
-    axes = np.zeros((m, 2, 2))
-    group = np.full(m, -1)
-    lattices = []
+    # Each region's neighbours, in order: rows first[i]:first[i + 1] of dst, disp and local.
+    first = np.searchsorted(src, np.arange(m + 1))
+    counts = np.diff(first)
     # Seeds with the most neighbours first; among them, whole stickers (about as large as
     # their neighbours) before pieces of one cut by glare or a finger, whose own frame
     # would skew the lattice.
-    typical = np.array(
-        [
-            -abs(np.log(regions.areas[i] / np.median(regions.areas[[j for j, _, _ in near]])))
-            if near
-            else 0.0
-            for i, near in enumerate(neighbours)
-        ]
+    has = counts > 0
+    typical = np.zeros(m)
+    typical[has] = -np.abs(
+        np.log(regions.areas[has] / _neighbour_median(regions.areas, dst, first)[has])
     )
-    order = np.lexsort((-typical, -np.array([len(n) for n in neighbours])))
-    for seed in order.tolist():
-        if group[seed] >= 0 or len(neighbours[seed]) < 2:
-            continue
-        seed_axes = _seed_axes(neighbours[seed])
-        if seed_axes is None:
-            continue
-        gid = len(lattices)
-        group[seed] = gid
-        coords[seed] = (0, 0)
-        axes[seed] = seed_axes
-        members = [seed]
-        queue = deque([seed])
-        while queue:
-            i = queue.popleft()
-            basis = axes[i].T  # columns: u, v
-            inv = np.linalg.inv(basis)
-            for j, v, _ in neighbours[i]:
-                step = inv @ v
-                rounded = np.round(step)
-                if abs(rounded).sum() != 1 or np.abs(step - rounded).max() > _STEP_TOL:
-                    continue
-                if group[j] == gid:
-                    continue
-                if group[j] >= 0:
-                    continue
-                group[j] = gid
-                coords[j] = coords[i] + rounded.astype(np.int64)
-                # Follow perspective: the new region's axes take the measured step.
-                new_axes = axes[i].copy()
-                axis = 0 if rounded[0] != 0 else 1
-                new_axes[axis] = v * rounded[axis]
-                axes[j] = new_axes
-                members.append(j)
-                queue.append(j)
-        if len(members) >= 3:
-            idx = np.array(members)
-            lattices.append((coords[idx].copy(), idx))
-        else:
-            group[np.array(members)] = -2
-    return lattices
+    order = np.lexsort((-typical, -counts))
+    members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
+    return [(coords[group].copy(), group) for group in np.split(members, ends[:-1]) if len(group)]
 
 
-def _seed_axes(neighbours: list[tuple[int, np.ndarray, np.ndarray]]) -> np.ndarray | None:
-    """Two lattice axes (rows of a 2x2) from a region's neighbour displacements."""
-    best = None
-    for a in range(len(neighbours)):
-        for b in range(a + 1, len(neighbours)):
-            la, lb = neighbours[a][2], neighbours[b][2]
-            cos = abs(la @ lb) / (np.linalg.norm(la) * np.linalg.norm(lb))
-            if cos < 0.35:
-                similarity = abs(np.linalg.norm(la) - np.linalg.norm(lb))
-                if best is None or (cos + similarity) < best[0]:
-                    best = (cos + similarity, neighbours[a][1], neighbours[b][1])
-    if best is None:
-        return None
-    return np.stack([best[1], best[2]])
+def _neighbour_median(areas: np.ndarray, dst: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Median area of each region's neighbours (``np.median``'s value; 0 with none)."""
+    counts = np.diff(first)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    table = np.full((len(counts), max(1, counts.max(initial=0))), np.inf)
+    table[owner, np.arange(len(dst)) - first[owner]] = areas[dst]
+    table.sort(axis=1)
+    rows, half = np.arange(len(counts)), counts // 2
+    upper = table[rows, np.minimum(half, table.shape[1] - 1)]
+    lower = table[rows, np.maximum(half - 1, 0)]
+    median = np.where(counts % 2 == 1, upper, (lower + upper) / 2)
+    return np.where(counts > 0, median, 0.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1107,32 +1063,14 @@ def _merged_cells(
     centres at integers), centred on the block's middle. Returns the cells (K, 2) and the
     middle of the block each belongs to (K, 2).
     """
-    inverse = np.linalg.inv(homography)
-    middle = _warp(regions.centers, inverse)
-    inside = np.all((middle > lo - 0.5) & (middle < hi + 0.5), axis=1)
-    if not inside.any():
-        return np.zeros((0, 2), int), np.zeros((0, 2))
-    index = np.flatnonzero(inside)
-    here, shape = _shapes_in_lattice(inverse, regions.centers[index], regions.whiten[index])
-    # The shape's rows give the block's extent along each lattice axis (a sticker: 1 x 1).
-    extent = np.linalg.norm(shape, axis=2)
-    blocks = np.round(extent)
-    lower = here - (blocks - 1) / 2  # the block's first cell
-    fits = (
-        np.all(np.abs(extent - blocks) < 0.3, axis=1)
-        & np.all((blocks >= 1) & (blocks <= 3), axis=1)
-        & (blocks.prod(axis=1) >= 2)
-        & np.all(np.abs(lower - np.round(lower)) < 0.25, axis=1)
+    cells, middles = _block_cells(
+        np.linalg.inv(homography),
+        regions.centers,
+        regions.whiten,
+        np.asarray(lo, float),
+        np.asarray(hi, float),
     )
-    cells, middles = [], []
-    for (col, row), (width, height), centre in zip(
-        np.round(lower[fits]).astype(int), blocks[fits].astype(int), here[fits], strict=True
-    ):
-        for dr in range(height):
-            for dc in range(width):
-                cells.append((col + dc, row + dr))
-                middles.append(centre)
-    return np.array(cells, int).reshape(-1, 2), np.array(middles, float).reshape(-1, 2)
+    return cells, middles
 
 
 def _shapes_in_lattice(
@@ -1144,18 +1082,15 @@ def _shapes_in_lattice(
     lattice displacements: whiten^-1 (the shape in the image) after the local Jacobian of
     image -> lattice, taken by finite differences.
     """
-    step = 0.5
-    here = _warp(centres, inverse)
-    jx = (_warp(centres + np.array([step, 0.0]), inverse) - here) / step
-    jy = (_warp(centres + np.array([0.0, step]), inverse) - here) / step
-    return here, np.stack([jx, jy], axis=-1) @ np.linalg.inv(whiten)
+    return _lattice_shapes(
+        np.asarray(inverse, float), np.asarray(centres, float).reshape(-1, 2), whiten
+    )
 
 
 def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
     """Elongation of each region's shape mapped into lattice units (1 for a square)."""
     _, shape = _shapes_in_lattice(np.linalg.inv(homography), centres, whiten)
-    singular = np.linalg.svd(shape, compute_uv=False)
-    return singular[:, 0] / np.maximum(singular[:, 1], 1e-9)
+    return _elongation(shape)
 
 
 def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
@@ -1173,17 +1108,7 @@ def _too_few_for_perspective(coords: np.ndarray) -> bool:
     That fails exactly when all coords but at most one share a line (an L of a row of
     three and one more, say): a homography through them is degenerate.
     """
-    if len(coords) < 4:
-        return True
-    # Such a line holds two of any three coords: try the lines through pairs of the first
-    # three (integer coords, so the collinearity test is exact).
-    for a, b in ((0, 1), (0, 2), (1, 2)):
-        direction = coords[b] - coords[a]
-        offset = coords - coords[a]
-        on_line = offset[:, 0] * direction[1] - offset[:, 1] * direction[0] == 0
-        if on_line.sum() >= len(coords) - 1:
-            return True
-    return False
+    return _on_one_line_but_one(np.asarray(coords))
 
 
 def _affine_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -1195,7 +1120,10 @@ def _affine_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def _invertible(homography: np.ndarray) -> bool:
     """False for a degenerate fit (points on a line): no face, and no inverse to take."""
-    return bool(np.isfinite(homography).all() and np.linalg.cond(homography) < 1e12)
+    if not np.isfinite(homography).all():
+        return False
+    singular = cv2.SVDecomp(np.asarray(homography, float), flags=cv2.SVD_NO_UV)[0].ravel()
+    return bool(singular[0] < 1e12 * singular[-1])  # condition number below 1e12
 
 
 def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
@@ -1203,7 +1131,6 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
     homography = _exact_fit(coords, regions.centers[members])
     if homography is None:
         return coords, members, None
-    tree = cKDTree(regions.centers)
     blocks = np.zeros((0, 2), int)
     for _ in range(3):
         # Same-colour stickers merged into one region fill their cells too: the next ring
@@ -1213,26 +1140,30 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
         blocks = _merged_cells(homography, regions, lo, hi)[0]
         known = np.vstack([coords, blocks])
         lo, hi = known.min(axis=0) - 1, known.max(axis=0) + 1
-        gx, gy = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
-        grid = np.stack([gx.ravel(), gy.ravel()], 1)
-        taken = {tuple(c) for c in known.tolist()}
-        free = np.array([g for g in grid.tolist() if tuple(g) not in taken])
-        if len(free) == 0:
+        # The cells of the box lo..hi not yet filled, row by row.
+        taken = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), bool)
+        taken[known[:, 1] - lo[1], known[:, 0] - lo[0]] = True
+        rows, cols = np.nonzero(~taken)
+        if len(rows) == 0:
             break
+        free = np.stack([cols + lo[0], rows + lo[1]], 1)
         predicted = _warp(free, homography)
         step = _warp(free + np.array([1, 0]), homography) - predicted
         pitch = np.linalg.norm(step, axis=1)
-        dist, idx = tree.query(predicted, k=1)
+        dist, idx = _nearest(predicted, regions.centers)
         # A cell's region covers a fixed share of its pitch cell (perspective included): a
         # sticker of a neighbouring face, seen at a grazing angle, covers much less.
-        share = np.median(regions.areas[members] / _cell_areas(coords, homography))
+        share = _median(regions.areas[members] / _cell_areas(coords, homography))
         expected_area = share * _cell_areas(free, homography)
         ok = dist < 0.22 * pitch
         ok &= (regions.areas[idx] > 0.55 * expected_area) & (
             regions.areas[idx] < 1.8 * expected_area
         )
-        ok &= ~np.isin(idx, members)
-        ok &= _lattice_aspect(homography, regions.centers[idx], regions.whiten[idx]) < (
+        member = np.zeros(len(regions.areas), bool)
+        member[members] = True
+        ok &= ~member[idx]
+        maybe = idx[ok]
+        ok[ok] = _lattice_aspect(homography, regions.centers[maybe], regions.whiten[maybe]) < (
             MAX_EXTRAPOLATED_ASPECT
         )
         if not ok.any():
@@ -1247,7 +1178,8 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
             break
         homography = refit
     share = regions.areas[members] / _cell_areas(coords, homography)
-    keep = (share > 0.55 * np.median(share)) & (share < 1.8 * np.median(share))
+    typical = _median(share)
+    keep = (share > 0.55 * typical) & (share < 1.8 * typical)
     if keep.sum() >= 3 and not keep.all():
         coords, members = coords[keep], members[keep]
         refit = _exact_fit(coords, regions.centers[members])
@@ -1255,22 +1187,16 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
     return coords, members, homography
 
 
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a 1-D array (the same value), without its overhead."""
+    ordered = np.sort(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
 def _cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """Image area of the pitch cell around each lattice coordinate."""
-    corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    pts = _warp((coords[:, None, :] + corners).reshape(-1, 2), homography).reshape(-1, 4, 2)
-    x, y = pts[..., 0], pts[..., 1]
-    area = 0.5 * np.abs(
-        x[:, 0] * y[:, 1]
-        - x[:, 1] * y[:, 0]
-        + x[:, 1] * y[:, 2]
-        - x[:, 2] * y[:, 1]
-        + x[:, 2] * y[:, 3]
-        - x[:, 3] * y[:, 2]
-        + x[:, 3] * y[:, 0]
-        - x[:, 0] * y[:, 3]
-    )
-    return np.maximum(area, 1e-6)
+    return _pitch_cell_areas(np.asarray(coords, float).reshape(-1, 2), homography)
 
 
 def _score_window(
@@ -1411,22 +1337,35 @@ def _is_board(image: np.ndarray, detection: FaceDetection) -> bool:
     """
     n = detection.size
     inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
-    offsets = np.stack(np.meshgrid(inner, inner), -1).reshape(-1, 2)
-    cols, rows = np.meshgrid(np.arange(n), np.arange(n))
-    points = (np.stack([cols, rows], -1).reshape(-1, 1, 2) + offsets).reshape(-1, 2)
+    cell = np.arange(n * n)
+    cols, rows = cell % n, cell // n
+    points = np.empty((n * n, len(inner) ** 2, 2))
+    points[..., 0] = cols[:, None] + np.tile(inner, len(inner))
+    points[..., 1] = rows[:, None] + np.repeat(inner, len(inner))
     samples = _sample(image, _warp(points, detection.homography)).reshape(n * n, -1, 3)
-    cells = np.median(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1)
-    parity = ((cols + rows) % 2).ravel().astype(bool)
-    groups = [cells[parity], cells[~parity]]
-    centres = [np.median(group, axis=0) for group in groups]
-    # Most cells of each group share its colour (objects or the board edge may cover some).
-    two_colours = all(
-        np.mean(np.linalg.norm(group - centre, axis=1) < 12) >= 0.6
-        for group, centre in zip(groups, centres, strict=True)
-    )
-    if not two_colours or np.linalg.norm(centres[0] - centres[1]) < 25:
+    # The median of each cell's 25 samples: the middle one of them sorted.
+    cells = np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab), axis=1)[:, 12].astype(float)
+    if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):
         return False
     return _seam_share(image, detection) < MIN_SEAM_SHARE
+
+
+def _two_alternating_colours(cells: np.ndarray, parity: np.ndarray) -> bool:
+    """True when the cells (Lab colours) of each parity share one colour, unlike the other's.
+
+    Most cells of each group are near its median colour (objects or the board edge may
+    cover some), and the two medians differ.
+    """
+    centres = []
+    for group in (cells[parity], cells[~parity]):
+        # Per channel median (cells hold integers, so this is exactly np.median's value).
+        ordered = np.sort(group, axis=0)
+        half = len(ordered) // 2
+        centre = ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+        if np.mean(np.sqrt(((group - centre) ** 2).sum(axis=1)) < 12) < 0.6:
+            return False
+        centres.append(centre)
+    return bool(np.sqrt(((centres[0] - centres[1]) ** 2).sum()) >= 25)
 
 
 def _sample(image: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -1482,12 +1421,15 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
         lab, rectify, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
     cells = patch.reshape(n, cell_px, n, cell_px, 3).transpose(0, 2, 1, 3, 4)
-    inner = cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3).astype(np.float32)
-    median = np.median(inner, axis=2)
+    # The 16 inner pixels of each cell, sorted: the median and the quartiles (linear
+    # interpolation, as np.percentile) are read off at fixed ranks.
+    ordered = np.sort(cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3), axis=2).astype(np.float32)
+    median = (ordered[:, :, 7] + ordered[:, :, 8]) / 2
     lightness = median[..., 0]
     chroma = np.hypot(median[..., 1] - 128, median[..., 2] - 128)
-    q25, q75 = np.percentile(inner, (25, 75), axis=2)
-    spread = (q75 - q25).max(axis=-1)
+    q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
+    q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
+    spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
     return lightness, chroma, spread
 
 
@@ -1506,37 +1448,39 @@ def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceD
         mirror = np.array([[-1, 0, n], [0, 1, 0], [0, 0, 1.0]])
         face_h = face_h @ mirror
         confidence = confidence[:, ::-1]
-    centre = np.array([n / 2, n / 2], float)
+    to_centre = np.array([[1, 0, -n / 2], [0, 1, -n / 2], [0, 0, 1.0]])
+    back = np.array([[1, 0, n / 2], [0, 1, n / 2], [0, 0, 1.0]])
+    ends = np.array([[n / 2, 0], [n / 2, n]], float)
     best = None
-    for k in range(4):
+    for k, (c, s) in enumerate(((1, 0), (0, 1), (-1, 0), (0, -1))):
         # Rotate face coordinates by k quarter turns about the face centre.
-        theta = k * np.pi / 2
-        c, s = np.cos(theta), np.sin(theta)
-        rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
-        to_centre = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]])
-        back = np.array([[1, 0, centre[0]], [0, 1, centre[1]], [0, 0, 1]])
-        candidate = face_h @ back @ np.round(rot) @ to_centre
-        top, bottom = _warp(np.array([[n / 2, 0], [n / 2, n]], float), candidate)
-        up = top - bottom
-        angle = abs(np.degrees(np.arctan2(up[0], -up[1])))
+        turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+        candidate = face_h @ back @ turn @ to_centre
+        top, bottom = _warp(ends, candidate)
+        angle = abs(math.degrees(math.atan2(top[0] - bottom[0], bottom[1] - top[1])))
         if best is None or angle < best[0]:
             best = (angle, candidate, k)
     _, face_h, k = best
     # Cell (r, c) in the new frame is old cell rotated: match arrays with np.rot90.
     confidence = np.rot90(confidence, k)
-    offsets = np.arange(n) + 0.5
-    uu, vv = np.meshgrid(offsets, offsets)
-    centers = _warp(np.stack([uu, vv], -1).reshape(-1, 2), face_h).reshape(n, n, 2)
-    cols, rows = np.meshgrid(np.arange(n), np.arange(n))
-    corner_offsets = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
-    cell_uv = np.stack([cols, rows], -1)[:, :, None, :] + corner_offsets
-    cells = _warp(cell_uv.reshape(-1, 2), face_h).reshape(n, n, 4, 2)
-    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    # Face coordinates of the cell centres, the cells' corners and the face's corners,
+    # mapped at once.
+    points = _face_points(n)
+    image_points = _warp(points, face_h)
+    centers = image_points[: n * n].reshape(n, n, 2)
+    cells = image_points[n * n : 5 * n * n].reshape(n * n, 4, 2)
+    quad = image_points[5 * n * n :]
     return FaceDetection(
-        n,
-        quad,
-        face_h,
-        centers,
-        cells.reshape(n * n, 4, 2),
-        np.ascontiguousarray(confidence, dtype=float).ravel(),
+        n, quad, face_h, centers, cells, np.ascontiguousarray(confidence, dtype=float).ravel()
     )
+
+
+@lru_cache(maxsize=8)
+def _face_points(n: int) -> np.ndarray:
+    """Cell centres (row-major), each cell's corners and the face's corners, face coords."""
+    rows, cols = np.divmod(np.arange(n * n), n)
+    cell = np.stack([cols, rows], -1).astype(float)
+    corners = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    points = np.vstack([cell + 0.5, (cell[:, None] + corners).reshape(-1, 2), corners * n])
+    points.flags.writeable = False  # shared between calls
+    return points

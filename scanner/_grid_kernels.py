@@ -1,0 +1,274 @@
+"""Compiled inner loops of :mod:`scanner.grid` (numba).
+
+Kept apart from the detector's logic so that grid.py reads as the algorithm, and so that
+numba's on-disk cache, which is keyed to the source file, survives edits of grid.py.
+Each function is a plain loop over NumPy arrays; grid.py documents what it is for.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    # Point by point (the same arithmetic whatever the batch, unlike a BLAS product); a
+    # point at infinity is kept finite.
+    h = homography
+    out = np.empty((len(points), 2))
+    for i in range(len(points)):
+        x, y = points[i, 0], points[i, 1]
+        w = x * h[2, 0] + y * h[2, 1] + h[2, 2]
+        if abs(w) < 1e-12:
+            w = 1e-12
+        out[i, 0] = (x * h[0, 0] + y * h[0, 1] + h[0, 2]) / w
+        out[i, 1] = (x * h[1, 0] + y * h[1, 1] + h[1, 2]) / w
+    return out
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarray):
+    """Sums of dx*dx, dy*dy and dx*dy about the centroid, for the labels with a lookup row.
+
+    ``labels`` is a label image (``cv2.connectedComponents``); pixels are summed in raster
+    order, as ``np.bincount`` over the flattened labels would.
+    """
+    sums = np.zeros((len(centroids), 3))
+    height, width = labels.shape
+    for y in range(height):
+        for x in range(width):
+            row = lookup[labels[y, x]]
+            if row >= 0:
+                dx = x - centroids[row, 0]
+                dy = y - centroids[row, 1]
+                sums[row, 0] += dx * dx
+                sums[row, 1] += dy * dy
+                sums[row, 2] += dx * dy
+    return sums
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _grow_lattices(order, first, dst, disp, local, step_tol):
+    """Breadth-first growth of lattices from the seeds in ``order`` (see _link_lattices).
+
+    Returns the regions of all lattices of three or more (concatenated, each in the order
+    reached), the end of each lattice in that array, and every region's lattice coords.
+    """
+    m = len(first) - 1
+    coords = np.zeros((m, 2), np.int64)
+    axes = np.zeros((m, 2, 2))
+    group = np.full(m, -1, np.int64)
+    queue = np.empty(m, np.int64)
+    members = np.empty(m, np.int64)
+    ends = np.empty(m + 1, np.int64)
+    kept = 0
+    lattices = 0
+    for seed in order:
+        if group[seed] >= 0 or first[seed + 1] - first[seed] < 2:
+            continue
+        a, b = _seed_axes(local[first[seed] : first[seed + 1]])
+        if a < 0:
+            continue
+        group[seed] = lattices
+        coords[seed] = 0
+        for k in range(2):  # element by element: array assignment is slow to compile
+            axes[seed, 0, k] = disp[first[seed] + a, k]
+            axes[seed, 1, k] = disp[first[seed] + b, k]
+        count = 0
+        queue[0] = seed
+        head, tail = 0, 1
+        while head < tail:
+            i = queue[head]
+            head += 1
+            members[kept + count] = i
+            count += 1
+            # Steps in units of the region's axes u, v: solve (u v) step = displacement.
+            ux, uy, vx, vy = axes[i, 0, 0], axes[i, 0, 1], axes[i, 1, 0], axes[i, 1, 1]
+            det = ux * vy - vx * uy
+            for e in range(first[i], first[i + 1]):
+                j = dst[e]
+                step_u = (vy * disp[e, 0] - vx * disp[e, 1]) / det
+                step_v = (ux * disp[e, 1] - uy * disp[e, 0]) / det
+                round_u, round_v = np.rint(step_u), np.rint(step_v)
+                if abs(round_u) + abs(round_v) != 1:
+                    continue
+                if max(abs(step_u - round_u), abs(step_v - round_v)) > step_tol:
+                    continue
+                if group[j] >= 0:
+                    continue
+                group[j] = lattices
+                coords[j, 0] = coords[i, 0] + int(round_u)
+                coords[j, 1] = coords[i, 1] + int(round_v)
+                # Follow perspective: the new region's axes take the measured step.
+                for k in range(2):
+                    axes[j, 0, k] = disp[e, k] * round_u if round_u != 0 else axes[i, 0, k]
+                    axes[j, 1, k] = disp[e, k] * round_v if round_u == 0 else axes[i, 1, k]
+                queue[tail] = j
+                tail += 1
+        if count >= 3:
+            kept += count
+            ends[lattices] = kept
+            lattices += 1
+        else:
+            for k in range(count):
+                group[members[kept + k]] = -2
+    return members[:kept], ends[:lattices], coords
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _seed_axes(local: np.ndarray) -> tuple[int, int]:
+    """The two neighbours (rows of ``local``, displacements in the region's own frame) that
+    give a seed its lattice axes: of the nearly perpendicular pairs, the most perpendicular
+    and equally distant one; (-1, -1) when no pair is nearly perpendicular."""
+    best, pair = np.inf, (-1, -1)
+    for a in range(len(local)):
+        length_a = np.sqrt(local[a, 0] ** 2 + local[a, 1] ** 2)
+        for b in range(a + 1, len(local)):
+            length_b = np.sqrt(local[b, 0] ** 2 + local[b, 1] ** 2)
+            dot = local[a, 0] * local[b, 0] + local[a, 1] * local[b, 1]
+            cos = abs(dot) / (length_a * length_b)
+            if cos < 0.35 and cos + abs(length_a - length_b) < best:
+                best, pair = cos + abs(length_a - length_b), (a, b)
+    return pair
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _block_cells(inverse, centers, whiten, lo, hi):
+    """:func:`_merged_cells` over all regions, given the image -> lattice map."""
+    middle = _project(centers, inverse)
+    index = np.array(
+        [
+            i
+            for i in range(len(centers))
+            if lo[0] - 0.5 < middle[i, 0] < hi[0] + 0.5 and lo[1] - 0.5 < middle[i, 1] < hi[1] + 0.5
+        ],
+        np.int64,
+    )
+    here, shape = _lattice_shapes(inverse, centers[index], whiten[index])
+    cells = []
+    middles = []
+    for k in range(len(index)):
+        # The shape's rows give the block's extent along each lattice axis (a sticker: 1 x 1).
+        width = np.sqrt(shape[k, 0, 0] ** 2 + shape[k, 0, 1] ** 2)
+        height = np.sqrt(shape[k, 1, 0] ** 2 + shape[k, 1, 1] ** 2)
+        columns, rows = np.rint(width), np.rint(height)
+        first_col = here[k, 0] - (columns - 1) / 2  # the block's first cell
+        first_row = here[k, 1] - (rows - 1) / 2
+        fits = (
+            abs(width - columns) < 0.3
+            and abs(height - rows) < 0.3
+            and 1 <= columns <= 3
+            and 1 <= rows <= 3
+            and columns * rows >= 2
+            and abs(first_col - np.rint(first_col)) < 0.25
+            and abs(first_row - np.rint(first_row)) < 0.25
+        )
+        if fits:
+            for dr in range(int(rows)):
+                for dc in range(int(columns)):
+                    cells.append((int(np.rint(first_col)) + dc, int(np.rint(first_row)) + dr))
+                    middles.append((here[k, 0], here[k, 1]))
+    out_cells = np.zeros((len(cells), 2), np.int64)
+    out_middles = np.zeros((len(cells), 2))
+    for k in range(len(cells)):
+        out_cells[k, 0], out_cells[k, 1] = cells[k]
+        out_middles[k, 0], out_middles[k, 1] = middles[k]
+    return out_cells, out_middles
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _lattice_shapes(inverse: np.ndarray, centres: np.ndarray, whiten: np.ndarray):
+    step = 0.5
+    count = len(centres)
+    moved = np.empty((3 * count, 2))
+    for i in range(count):  # element by element: array assignment is slow to compile
+        x, y = centres[i, 0], centres[i, 1]
+        moved[i, 0], moved[i, 1] = x, y
+        moved[count + i, 0], moved[count + i, 1] = x + step, y
+        moved[2 * count + i, 0], moved[2 * count + i, 1] = x, y + step
+    mapped = _project(moved, inverse)
+    here = mapped[:count]
+    shape = np.empty((count, 2, 2))
+    for i in range(count):
+        # Jacobian columns: the lattice displacement per image pixel along x and along y.
+        j00 = (mapped[count + i, 0] - here[i, 0]) / step
+        j10 = (mapped[count + i, 1] - here[i, 1]) / step
+        j01 = (mapped[2 * count + i, 0] - here[i, 0]) / step
+        j11 = (mapped[2 * count + i, 1] - here[i, 1]) / step
+        a, b, c, d = whiten[i, 0, 0], whiten[i, 0, 1], whiten[i, 1, 0], whiten[i, 1, 1]
+        det = a * d - b * c
+        # Jacobian @ whiten^-1, with whiten^-1 = [[d, -b], [-c, a]] / det.
+        shape[i, 0, 0] = (j00 * d - j01 * c) / det
+        shape[i, 0, 1] = (j01 * a - j00 * b) / det
+        shape[i, 1, 0] = (j10 * d - j11 * c) / det
+        shape[i, 1, 1] = (j11 * a - j10 * b) / det
+    return here, shape
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _elongation(shape: np.ndarray) -> np.ndarray:
+    """Ratio of the larger to the smaller singular value of each 2x2 matrix."""
+    ratio = np.empty(len(shape))
+    for i in range(len(shape)):
+        a, b, c, d = shape[i, 0, 0], shape[i, 0, 1], shape[i, 1, 0], shape[i, 1, 1]
+        # Singular values of [[a, b], [c, d]]: q + r and |q - r| (closed form).
+        q = np.hypot((a + d) / 2, (c - b) / 2)
+        r = np.hypot((a - d) / 2, (c + b) / 2)
+        ratio[i] = (q + r) / max(abs(q - r), 1e-9)
+    return ratio
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _on_one_line_but_one(coords: np.ndarray) -> bool:
+    count = len(coords)
+    if count < 4:
+        return True
+    # Such a line holds two of any three coords: try the lines through pairs of the first
+    # three (integer coords, so the collinearity test is exact).
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        dx, dy = coords[b, 0] - coords[a, 0], coords[b, 1] - coords[a, 1]
+        on_line = 0
+        for i in range(count):
+            if (coords[i, 0] - coords[a, 0]) * dy - (coords[i, 1] - coords[a, 1]) * dx == 0:
+                on_line += 1
+        if on_line >= count - 1:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _nearest(points: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distance to, and index of, the nearest of ``centres`` for each point (brute force:
+    a handful of points against a few hundred centres)."""
+    dist = np.empty(len(points))
+    index = np.zeros(len(points), np.int64)
+    for i in range(len(points)):
+        best = np.inf
+        for j in range(len(centres)):
+            dx, dy = centres[j, 0] - points[i, 0], centres[j, 1] - points[i, 1]
+            squared = dx * dx + dy * dy
+            if squared < best:
+                best, index[i] = squared, j
+        dist[i] = np.sqrt(best)
+    return dist, index
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _pitch_cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    count = len(coords)
+    corners = np.empty((4 * count, 2))
+    for i in range(count):
+        for k, (dx, dy) in enumerate(((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))):
+            corners[4 * i + k, 0] = coords[i, 0] + dx
+            corners[4 * i + k, 1] = coords[i, 1] + dy
+    pts = _project(corners, homography)
+    area = np.empty(count)
+    for i in range(count):
+        twice = 0.0
+        for k in range(4):
+            x0, y0 = pts[4 * i + k, 0], pts[4 * i + k, 1]
+            x1, y1 = pts[4 * i + (k + 1) % 4, 0], pts[4 * i + (k + 1) % 4, 1]
+            twice += x0 * y1 - x1 * y0
+        area[i] = max(0.5 * abs(twice), 1e-6)  # shoelace
+    return area
