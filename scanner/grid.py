@@ -1005,20 +1005,25 @@ def _best_window(coords, homography, regions, lab, size, best):
         # a window smaller than the lattice may leave out a stray region past the face.
         xs = sorted((int(lo[0]), int(lo[0] + extent[0] - n)))
         ys = sorted((int(lo[1]), int(lo[1] + extent[1] - n)))
-        for ox in range(xs[0], xs[1] + 1):
-            for oy in range(ys[0], ys[1] + 1):
-                local = coords - (ox, oy)
-                inside = np.all((local >= 0) & (local < n), axis=1)
-                covered = int(inside.sum())
-                if covered < 0.9 * len(coords) or covered + len(blocks) < 0.6 * n * n:
-                    continue
-                offset = (ox, oy)
-                support = _window_support(local[inside], blocks - offset, middles - offset, n)
-                if support is None:
-                    continue
-                # Each cell the window adds without a region costs half a found one.
-                objective = covered - 0.5 * (n * n - covered) - 2.0 * (len(coords) - covered)
-                windows.append((objective, n, ox, oy, support))
+        ox, oy = np.meshgrid(
+            np.arange(xs[0], xs[1] + 1), np.arange(ys[0], ys[1] + 1), indexing="ij"
+        )
+        offsets = np.stack([ox.ravel(), oy.ravel()], axis=1)
+        # Which regions each window covers, for all the windows of this N at once.
+        local = coords[None] - offsets[:, None]
+        inside = ((local >= 0) & (local < n)).all(axis=2)
+        covered = inside.sum(axis=1)
+        plausible = (covered >= 0.9 * len(coords)) & (covered + len(blocks) >= 0.6 * n * n)
+        for w in np.flatnonzero(plausible).tolist():
+            offset = offsets[w]
+            cells = local[w][inside[w]]
+            support = _window_support(cells, blocks - offset, middles - offset, n)
+            if support is None:
+                continue
+            # Each cell the window adds without a region costs half a found one.
+            found = int(covered[w])
+            objective = found - 0.5 * (n * n - found) - 2.0 * (len(coords) - found)
+            windows.append((objective, n, int(offset[0]), int(offset[1]), support))
     windows.sort(key=lambda window: -window[0])
     for objective, n, ox, oy, support in windows:
         if best is not None and objective < best[0] - 1e-9:
