@@ -1,20 +1,27 @@
 """Find a cube face's N x N sticker grid in a frame, at any size, angle and tilt.
 
-1. The frame is scaled so its long side is at most :data:`WORK_SIDE` pixels (detection
-   does not need more; the result is scaled back).
-2. Sticker candidates: convex, nearly rectangular regions found in several binary
-   images (bright-on-dark adaptive threshold, saturation, and the regions enclosed by
-   edges, which also separates the stickers of a stickerless cube along its seams).
-   No fixed sticker size: anything from about 1/60 to 1/3 of the frame qualifies.
-3. A lattice: for candidate pairs of similar size at a plausible pitch, the two pitch
-   vectors give every candidate lattice coordinates; the hypothesis that explains
-   most candidates wins (RANSAC), and a homography from lattice to image is fitted to
-   its inliers (perspective tilt is just a homography).
-4. The cube's own consistency: the occupied lattice cells must form an N x N square
-   (2 <= N <= 7) with most cells found, and the lattice must *not* continue past the
-   square's border (tiles, keyboards and chessboards do).
+1. Regions (the main cue): at a working scale, the regions enclosed by lightness and
+   chroma edges. Each region's second moments give it its own affine frame, so a
+   sticker seen at a tilt is a unit square in its frame; no sticker size is fixed and no
+   gaps are needed (the seams of a stickerless cube are edges too).
+2. Lattices: regions one pitch apart in their own frames, of similar area, link into
+   integer lattice coordinates; a homography from lattice to image is fitted (RANSAC;
+   an affine fit when the points cannot fix a perspective). Regions at the cells the fit
+   predicts are added ring by ring, stepping over same-colour stickers merged into one
+   block. A lattice bent along one of its lines is two faces seen across their edge and
+   is split at the fold.
+3. The cube's own consistency picks an N x N window (2 <= N <= 7): a sticker seen in
+   every row and column, stickers square in lattice units, no plastic-grey cells, flat
+   cells, and a grid that does *not* continue past the window's border (tiles, keyboards
+   and boards do; the next face of the cube, squashed across the border, does not
+   count). Of two faces of one cube, the one seen flatter is shown.
+4. Scales: the working scale first, then a finer one for small faces, then a coarse
+   one for large blurred faces; then the second cue, sticker quads from several
+   binarisations fitted to a lattice by RANSAC. A thorough search (offline photos) tries
+   more scales. A board pattern (two colours alternating with no seams) is refused.
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
-   the quarter turn that keeps "up" within 45 degrees of the image's up).
+   the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
+   a crop around the previous face is searched first (tracking).
 
 Examples
 --------
