@@ -33,7 +33,6 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
-from numba import njit
 
 from scanner.colorspace import bgr_to_lab, lab_to_bgr
 from scanner.grid import FaceDetection, as_bgr
@@ -114,50 +113,61 @@ def _steps(cells: np.ndarray) -> int:
     return min(max(round(inner_side), _MIN_STEPS), _MAX_STEPS)
 
 
-@njit(cache=True, nogil=True)
-def _channel_medians(lab: np.ndarray) -> np.ndarray:
-    """Median of each column of (n, 3) points."""
-    middle = np.empty(3)
-    for channel in range(3):
-        middle[channel] = np.median(lab[:, channel])
-    return middle
-
-
-@njit(cache=True, nogil=True)
-def _distances(lab: np.ndarray, centre: np.ndarray) -> np.ndarray:
-    """ΔE of each of (n, 3) points from ``centre``."""
-    return np.sqrt(((lab - centre) ** 2).sum(axis=1))
-
-
-@njit(cache=True, nogil=True)
-def _robust_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
-    """One patch's trimmed median of its non-glare points (n, 3), and their spread."""
-    # Reference: the darker half of the patch, which a highlight never reaches.
-    reference = _channel_medians(lab[lab[:, 0] <= np.median(lab[:, 0])])
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
-    glare = (lab[:, 0] > reference[0] + _GLARE_L) & (
-        chroma < _GLARE_CHROMA * np.hypot(reference[1], reference[2])
-    )
-    # Mostly "glare": then it is the sticker's own colour.
-    kept = lab[~glare] if (~glare).sum() >= max(3, len(lab) // 4) else lab
-    distance = _distances(kept, _channel_medians(kept))
-    sample = _channel_medians(kept[distance <= np.percentile(distance, 75)])
-    return sample, float(np.median(_distances(kept, sample)))
-
-
-@njit(cache=True, nogil=True)
 def _robust_colours(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell: :func:`_robust_colour` of its points (C, P, 3) inside the frame (C, P).
+    """Per cell, the trimmed median of its non-glare points, and their spread.
 
-    Cells with fewer than ``_MIN_POINTS`` such points get NaN and an infinite spread.
+    ``lab`` holds each cell's points (C, P, 3), ``valid`` which of them lie inside the
+    frame (C, P). A cell's reference is the median of its darker half, which a highlight
+    never reaches; points much lighter and greyer than it are glare (unless most of the
+    patch is: then that is the sticker's own colour). The sample is the median of the
+    kept points nearest their median (up to the 75th percentile of distance); the spread
+    is the kept points' median distance from it. Cells with fewer than ``_MIN_POINTS``
+    valid points get NaN and an infinite spread.
     """
     samples = np.full((len(lab), 3), np.nan)
     spread = np.full(len(lab), np.inf)
-    for cell in range(len(lab)):
-        points = lab[cell][valid[cell]]
-        if len(points) >= _MIN_POINTS:
-            samples[cell], spread[cell] = _robust_colour(points)
+    counted = valid.sum(axis=1)
+    read = counted >= _MIN_POINTS
+    if not read.any():
+        return samples, spread
+    points, valid, counted = lab[read], valid[read], counted[read]
+    lightness = points[..., 0]
+    darker = valid & (lightness <= _masked_median(lightness, valid)[:, None])
+    reference = _masked_median(points, darker)
+    chroma = np.hypot(points[..., 1], points[..., 2])
+    glare = valid & (lightness > reference[:, :1] + _GLARE_L)
+    glare &= chroma < _GLARE_CHROMA * np.hypot(reference[:, 1], reference[:, 2])[:, None]
+    enough = (valid & ~glare).sum(axis=1) >= np.maximum(3, counted // 4)
+    kept = valid & ~(glare & enough[:, None])
+    distance = np.linalg.norm(points - _masked_median(points, kept)[:, None], axis=2)
+    near = kept & (distance <= _masked_percentile(distance, kept, 75.0)[:, None])
+    sample = _masked_median(points, near)
+    samples[read] = sample
+    spread[read] = _masked_median(np.linalg.norm(points - sample[:, None], axis=2), kept)
     return samples, spread
+
+
+def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Median along axis 1 of the entries where ``mask`` (C, P) is true, per row.
+
+    ``values`` is (C, P) or (C, P, K); each row needs at least one entry.
+    """
+    return _masked_percentile(values, mask, 50.0)
+
+
+def _masked_percentile(values: np.ndarray, mask: np.ndarray, percent: float) -> np.ndarray:
+    """``np.percentile`` (linear) along axis 1 of the masked entries of each row."""
+    if values.ndim == 3:
+        mask = np.broadcast_to(mask[..., None], values.shape)
+    # Masked entries sort last as +inf; a row's k entries then come first.
+    ordered = np.sort(np.where(mask, values, np.inf), axis=1)
+    count = mask.sum(axis=1)
+    position = percent / 100.0 * (count - 1)
+    low = np.floor(position).astype(np.intp)
+    high = np.minimum(low + 1, count - 1)
+    below = np.take_along_axis(ordered, low[:, None], axis=1)[:, 0]
+    above = np.take_along_axis(ordered, high[:, None], axis=1)[:, 0]
+    return below + (above - below) * (position - low)
 
 
 def sample_colors(frame: np.ndarray, detection: FaceDetection) -> ColorSamples:
