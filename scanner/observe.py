@@ -75,7 +75,10 @@ def observe(
         The last frame's observation. When this frame's samples are the same reading
         (:func:`same_reading`), its names and samples are kept (only the face's position
         is new) instead of naming the face again; the kept samples are those the names
-        were made from, so a slow drift is named afresh once it adds up.
+        were made from, so a slow drift is named afresh once it adds up. When the grid
+        is not found but every cell of the last detection but one still reads the same
+        (a finger moved over one sticker of a face held still), the last observation
+        stands.
 
     Returns
     -------
@@ -99,7 +102,7 @@ def observe(
     """
     detection = detect_grid(frame, size, previous)
     if detection is None:
-        return None
+        return _still_there(frame, previous, last)
     samples = sample_colors(frame, detection)
     if not np.isfinite(samples.lab).all():
         return None  # part of the face is outside the frame
@@ -108,3 +111,17 @@ def observe(
     naming = name_face_colors(samples.lab, profile)
     colors = "".join(_LETTERS.get(name, name[-1]) for name in naming.names)
     return FaceObservation(detection.size, colors, samples.lab, detection.quad), detection
+
+
+def _still_there(
+    frame: np.ndarray, previous: FaceDetection | None, last: FaceObservation | None
+) -> tuple[FaceObservation, FaceDetection] | None:
+    """The last observation, when the face it came from has not moved (bar one cell)."""
+    if previous is None or last is None or len(last.lab) != previous.size**2:
+        return None
+    lab = sample_colors(frame, previous).lab
+    with np.errstate(invalid="ignore"):
+        moved = ~(np.linalg.norm(lab - last.lab, axis=1) <= SAME_READING)
+    if moved.sum() > 1:
+        return None
+    return FaceObservation(previous.size, last.colors, last.lab, previous.quad), previous

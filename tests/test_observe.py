@@ -75,3 +75,23 @@ def test_keeping_names_changes_nothing_the_session_does():
     assert runs[0] == runs[1]
     # Not a run where nothing happens (all three faces are captured with today's detection).
     assert sum(kind == "face-captured" for _, kind, _ in runs[0][0]) >= 2
+
+
+def test_a_finger_over_one_sticker_of_a_still_face_keeps_the_face():
+    # The grid is lost when a finger hides one sticker of a 2x2 (three stickers seen are
+    # not enough to call a 2x2), but the face has not moved: the last observation stands.
+    # When the face is taken away, it does not.
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    colours = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
+    cv2.rectangle(frame, (96, 56), (224, 184), (20, 20, 20), -1)
+    for index, colour in enumerate(colours):
+        x, y = 100 + 64 * (index % 2), 60 + 64 * (index // 2)
+        cv2.rectangle(frame, (x, y), (x + 56, y + 56), colour, -1)
+    view, detection = observe(frame)
+    assert view.colors == "WGBR"
+    fingered = frame.copy()
+    cv2.ellipse(fingered, (195, 190), (30, 100), 0, 0, 360, (120, 150, 200), -1)
+    assert scanner.observe.detect_grid(fingered, 2, detection) is None
+    kept = observe(fingered, 2, previous=detection, last=view)
+    assert kept is not None and kept[0].colors == "WGBR" and kept[1] is detection
+    assert observe(np.full_like(frame, 90), 2, previous=detection, last=view) is None
