@@ -1290,8 +1290,7 @@ def _grid_continues(
         np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), axis=0))
     )
     pitch /= np.sqrt(2)
-    tree = cKDTree(regions.centers)
-    dist, idx = tree.query(predicted, k=1)
+    dist, idx = _nearest(predicted, regions.centers)
     close = dist < 0.25 * pitch
     if not close.any():
         return False
@@ -1305,8 +1304,7 @@ def _grid_continues(
         np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
     )
     extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
-    singular = np.linalg.svd(shape, compute_uv=False)
-    square = singular[:, 0] / np.maximum(singular[:, 1], 1e-9) < MAX_EXTRAPOLATED_ASPECT
+    square = _elongation(shape) < MAX_EXTRAPOLATED_ASPECT
     across_rows = (ring[:, 1] == -1) | (ring[:, 1] == n)
     across_cols = (ring[:, 0] == -1) | (ring[:, 0] == n)
     squashed = (across_rows & ~across_cols & (extent[:, 1] * MAX_LATTICE_ASPECT < extent[:, 0])) | (
