@@ -560,14 +560,30 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
 
 def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
     """:func:`_grid_continues` for a found face, over the regions found at ``scale``."""
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    regions = _find_regions(cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab))
+    lab = _working_lab(image, scale)
+    regions = _find_regions(lab)
     if len(regions.areas) == 0:
         return False
-    sx, sy = small.shape[1] / image.shape[1], small.shape[0] / image.shape[0]
+    sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
     to_small = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
     centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
-    return _grid_continues(to_small @ face.homography @ centred, face.size, regions, small.shape)
+    return _grid_continues(to_small @ face.homography @ centred, face.size, regions, lab.shape)
+
+
+def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
+    """The frame scaled by ``scale`` and lightly blurred, in 8-bit Lab: what regions are
+    found in."""
+    if scale != 1.0:
+        height, width = bgr.shape[:2]
+        small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        if 0.5 <= scale < 1.0:
+            # A light blur and bilinear sampling: area averaging at a fractional scale costs
+            # several times as much for the same picture.
+            bgr = cv2.resize(cv2.GaussianBlur(bgr, (3, 3), 0), small_size)
+        else:
+            shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
+            bgr = cv2.resize(bgr, small_size, interpolation=shrink)
+    return cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab)
 
 
 def _located(
@@ -648,20 +664,9 @@ def _detect_scaled(
     max_faces: int,
 ) -> list[FaceDetection]:
     height, width = bgr.shape[:2]
-    if scale != 1.0:
-        small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        if 0.5 <= scale < 1.0:
-            # A light blur and bilinear sampling: area averaging at a fractional scale costs
-            # several times as much for the same picture.
-            small = cv2.resize(cv2.GaussianBlur(bgr, (3, 3), 0), small_size)
-        else:
-            shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-            small = cv2.resize(bgr, small_size, interpolation=shrink)
-    else:
-        small = bgr
-    sx = small.shape[1] / width
-    sy = small.shape[0] / height
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    lab = _working_lab(bgr, scale)
+    sx = lab.shape[1] / width
+    sy = lab.shape[0] / height
     regions = _find_regions(lab)
     if len(regions.areas) < 2 * 2:
         return []
