@@ -77,6 +77,8 @@ SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its 
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
+INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
+WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -481,8 +483,10 @@ def detect_grid(
         if tracked is not None:
             return tracked
     found = _lattice_faces(image, size, max_faces=1)
-    if found:
+    if found and not _three_seen_of_four(found[0]):
         return None if _is_board(image, found[0]) else found[0]
+    # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
+    last_resort = found[0] if found and not _is_board(image, found[0]) else None
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         image
@@ -495,7 +499,14 @@ def detect_grid(
             detection = _located(lattice, *square, scale)
             if _cube_like(small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]):
                 return detection
+    if last_resort is not None:
+        return last_resort
     return _more_scales(image, size) if thorough else None
+
+
+def _three_seen_of_four(face: FaceDetection) -> bool:
+    """True for a 2x2 face with one cell inferred, not seen (or seen but not flat)."""
+    return face.size == 2 and int((face.confidence <= INFERRED_CONFIDENCE).sum()) == 1
 
 
 THOROUGH_SIDES = (240, 280, 480, 560, 640)  # long sides of a thorough search's extra passes
@@ -538,24 +549,28 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     fine = REGION_FINE_SIDE / long_side
     fine = min(2.0, fine) if long_side <= REGION_WORK_SIDE else min(1.0, fine)
     first = min(1.0, REGION_WORK_SIDE / long_side)
+    # A 2x2 with one sticker unseen only stands when no pass finds more.
+    last_resort: list[FaceDetection] = []
     for scale in dict.fromkeys([first, fine]):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
-        if found:
+        if found and not all(_three_seen_of_four(face) for face in found):
             return found
+        last_resort = last_resort or found
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
-    # show a sticker in every cell (an unseen cell's confidence is at most 0.55), and the
+    # show a sticker in every cell (no cell's confidence at INFERRED_CONFIDENCE or below), and the
     # grid's continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse >= first:
-        return []
+        return last_resort
     found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces)
-    return [
+    found = [
         face
         for face in found
-        if (face.confidence > 0.55).all() and not _continues_at(image, first, face)
+        if (face.confidence > INFERRED_CONFIDENCE).all() and not _continues_at(image, first, face)
     ]
+    return found or last_resort
 
 
 def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
@@ -1063,7 +1078,9 @@ def _window_support(
     inside &= np.all((middles > -0.5) & (middles < n - 0.5), axis=1)
     support[blocks[inside, 1], blocks[inside, 0]] = True
     count = int(support.sum())
-    if count < max(3, 0.6 * n * n) or (n == 2 and count < 4):
+    # A 2x2 may have one sticker unseen (under a finger); whether the other three look like
+    # a cube's is judged on their pixels (``_three_of_four_hold``).
+    if count < max(3, 0.6 * n * n):
         return None
     if not (support.any(axis=0).all() and support.any(axis=1).all()):
         return None
@@ -1246,13 +1263,80 @@ def _score_window(
     # stretched over the background or the next face has textured cells.
     if np.mean(spread < MAX_STICKER_SPREAD) < MIN_FLAT_SHARE:
         return None
+    if n == 2 and support.sum() == 3 and not _three_of_four_hold(face_h, support, lab):
+        return None
     uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
-    confidence = (0.55 + 0.45 * support) * uniform
+    confidence = (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
     # Of two faces of one cube, the one turned towards the camera is the one being shown.
     sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
     frontality = sides.min() / sides.max()
     score = float(confidence.mean() * support.mean() * np.sqrt(n * n) * (0.8 + 0.2 * frontality))
     return score, face_h, n, confidence, support
+
+
+def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray) -> bool:
+    """True when the three seen cells of a 2x2 window look like a cube face's stickers.
+
+    With only three of four stickers seen, an L of three squares that happen to sit on a
+    lattice in clutter, or three tiles of a floor, would pass the usual tests. A cube's
+    three show more: each sticker fills its cell nearly to the edges and lines up with the
+    lattice (the cell's middle ``WHOLE_STICKER_SHARE`` is one flat colour), the plastic or
+    a seam runs between neighbouring stickers as a line darker than both, and the cells
+    around the face are not more of the same (tiles are).
+    """
+    cell_px = 20
+    # The window and the ring of cells around it, rectified: cell (r, c) of the window is
+    # block (r + 1, c + 1).
+    to_face = np.array([[1.0 / cell_px, 0, -1], [0, 1.0 / cell_px, -1], [0, 0, 1]])
+    rectified = cv2.warpPerspective(
+        lab,
+        np.linalg.inv(face_h @ to_face),
+        (4 * cell_px, 4 * cell_px),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+    margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
+    inner = rectified.reshape(4, cell_px, 4, cell_px, 3)[:, margin:-margin, :, margin:-margin]
+    inner = inner.transpose(0, 2, 1, 3, 4).reshape(4, 4, -1, 3)
+    median = np.median(inner, axis=2)
+    off_colour = np.linalg.norm(inner - median[:, :, None], axis=3) > MAX_STICKER_SPREAD
+    seen = np.zeros((4, 4), bool)
+    seen[1:3, 1:3] = support
+    if not (off_colour.mean(axis=2)[seen] <= 0.1).all():
+        return False
+    # Ring cells wholly in the frame, mostly of a seen sticker's colour: a tiled surface
+    # (its cells drift off the window's extrapolated lattice, so only mostly).
+    ring = np.ones((4, 4), bool)
+    ring[1:3, 1:3] = False
+    rows, cols = np.nonzero(ring)
+    unit_square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])
+    cell_corners = np.stack([cols - 1, rows - 1], axis=1)[:, None] + unit_square
+    projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h).reshape(-1, 4, 2)
+    height, width = lab.shape[:2]
+    in_frame = np.all((projected >= 0) & (projected < [width, height]), axis=(1, 2))
+    distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
+    mostly_one = off_colour.mean(axis=2)[rows, cols] <= 0.35
+    repeats = in_frame & mostly_one & (distance.min(axis=1) < MAX_STICKER_SPREAD)
+    if repeats.sum() >= 2:
+        return False
+    # The L's corner cell is opposite the unseen one; its two arms meet it across the
+    # middle row line (in the corner's column) and the middle column line (in its row).
+    (row,), (col,) = np.nonzero(~support)
+    lightness = rectified[cell_px:-cell_px, cell_px:-cell_px, 0]
+    in_column = slice((1 - col) * cell_px + margin, (2 - col) * cell_px - margin)
+    in_row = slice((1 - row) * cell_px + margin, (2 - row) * cell_px - margin)
+    profiles = [lightness[:, in_column].mean(axis=1), lightness[in_row, :].mean(axis=0)]
+    return all(_dark_line_between(profile, cell_px) for profile in profiles)
+
+
+def _dark_line_between(profile: np.ndarray, cell_px: int) -> bool:
+    """True when a lightness profile across two cells (2 * ``cell_px`` samples) dips at
+    their boundary below both cells, by ``SEAM_DIP`` of the darker (``SEAM_FLOOR`` at least).
+    """
+    offset = (np.arange(2 * cell_px) + 0.5) / cell_px - 1.0  # in cells from the boundary
+    sides = min(np.median(profile[offset < -0.2]), np.median(profile[offset > 0.2]))
+    dip = sides - profile[np.abs(offset) <= 0.15].min()
+    return bool(dip / max(sides, SEAM_FLOOR) > SEAM_DIP)
 
 
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
