@@ -18,7 +18,8 @@
 4. Scales: the working scale first, then a finer one for small faces, then a coarse
    one for large blurred faces; then the second cue, sticker quads from several
    binarisations fitted to a lattice by RANSAC. A thorough search (offline photos) tries
-   more scales. A board pattern (two colours alternating with no seams) is refused.
+   more scales. A board pattern (two colours alternating with no seams) is refused, and
+   so is a grid whose colours repeat in the flat cells past three of its sides (tiles).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
@@ -77,6 +78,7 @@ SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its 
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
+RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
 
@@ -399,12 +401,14 @@ def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, 
 
 
 def _continues(lattice: _Lattice, origin: np.ndarray, n: int) -> bool:
-    """True when the lattice goes on just past the square: tiles or keys, not a face."""
+    """True when the lattice goes on just past the square, or repeats further away on its
+    plane: tiles or keys, not a face."""
     relative = lattice.coords - origin
-    ring = ((relative >= -1) & (relative <= n)).all(axis=1) & (
-        (relative < 0) | (relative >= n)
-    ).any(axis=1)
-    return int(ring.sum()) >= max(2, n // 2 + 1)
+    outside = ((relative < 0) | (relative >= n)).any(axis=1)
+    ring = ((relative >= -1) & (relative <= n)).all(axis=1) & outside
+    # Clutter lines up with a face's lattice now and then; more than N stickers of its size
+    # and pitch elsewhere on its plane are a tiled or keyed surface, which a face is not.
+    return int(ring.sum()) >= max(2, n // 2 + 1) or int(outside.sum()) > max(2, n)
 
 
 def _upright(homography: np.ndarray, n: int) -> np.ndarray:
@@ -484,9 +488,9 @@ def detect_grid(
             return tracked
     found = _lattice_faces(image, size, max_faces=1)
     if found and not _three_seen_of_four(found[0]):
-        return None if _is_board(image, found[0]) else found[0]
+        return None if _not_a_face(image, found[0]) else found[0]
     # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
-    last_resort = found[0] if found and not _is_board(image, found[0]) else None
+    last_resort = found[0] if found and not _not_a_face(image, found[0]) else None
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         image
@@ -497,7 +501,9 @@ def detect_grid(
         square = _square_grid(lattice, size)
         if square is not None and not _continues(lattice, square[1], square[0]):
             detection = _located(lattice, *square, scale)
-            if _cube_like(small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]):
+            if _cube_like(
+                small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]
+            ) and not _not_a_face(image, detection):
                 return detection
     if last_resort is not None:
         return last_resort
@@ -518,7 +524,7 @@ def _more_scales(image: np.ndarray, size: int | None) -> FaceDetection | None:
     long_side = max(image.shape[:2])
     for side in THOROUGH_SIDES:
         found = _detect_scaled(image, min(2.0, side / long_side), size, (0.0, 0.0), 1)
-        if found and not _is_board(image, found[0]):
+        if found and not _not_a_face(image, found[0]):
             return found[0]
     return None
 
@@ -1428,6 +1434,61 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 
+def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
+    """True when a found grid is a board or a tiled surface, checked at full resolution."""
+    return _is_board(image, detection) or _colour_continues(image, detection)
+
+
+def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
+    """True when the cells just past three or more of the grid's sides repeat its colours.
+
+    Across a cube face's border lies the plastic, the background, or another sticker of the
+    same piece (an edge or a corner piece), and no piece has two stickers of one colour; on
+    a tiled floor, the tile past the grid's border is another flat tile of the same colour.
+    Two sides of a face may border faces that are in view, so three sides must repeat. Only
+    ring cells inside the frame are judged.
+    """
+    n = detection.size
+    samples, inside = _cell_samples(image, detection.homography, n + 2, -1.0)
+    lab = np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1)
+    median = lab[:, 12].reshape(n + 2, n + 2, 3)
+    spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
+    inside = inside.reshape(n + 2, n + 2)
+    middle = slice(1, n + 1)
+    repeated_sides = 0
+    for ring, border in (
+        ((0, middle), (1, middle)),
+        ((n + 1, middle), (n, middle)),
+        ((middle, 0), (middle, 1)),
+        ((middle, n + 1), (middle, n)),
+    ):
+        judged = inside[ring]
+        difference = np.linalg.norm(median[ring] - median[border], axis=-1)
+        same = judged & (difference < RING_SAME_COLOUR) & (spread[ring] < MAX_STICKER_SPREAD)
+        repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
+    return repeated_sides >= 3
+
+
+def _cell_samples(
+    image: np.ndarray, homography: np.ndarray, m: int, start: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """25 samples over the middle of each cell of an m x m block of the grid whose first
+    cell's corner is (start, start): BGR (m*m, 25, 3) and whether each cell's samples all
+    lie in the frame (m*m,), cells row-major."""
+    inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
+    cell = np.arange(m * m)
+    cols, rows = cell % m + start, cell // m + start
+    points = np.empty((m * m, len(inner) ** 2, 2))
+    points[..., 0] = cols[:, None] + np.tile(inner, len(inner))
+    points[..., 1] = rows[:, None] + np.repeat(inner, len(inner))
+    pixels = _warp(points, homography)
+    height, width = image.shape[:2]
+    in_frame = (pixels[:, 0] >= 0) & (pixels[:, 0] <= width - 1) & (pixels[:, 1] >= 0)
+    in_frame &= pixels[:, 1] <= height - 1
+    samples = _sample(image, pixels).reshape(m * m, -1, 3)
+    return samples, in_frame.reshape(m * m, -1).all(axis=1)
+
+
 def _is_board(image: np.ndarray, detection: FaceDetection) -> bool:
     """True for a board game pattern: two colours alternating, with no seams between cells.
 
@@ -1435,13 +1496,9 @@ def _is_board(image: np.ndarray, detection: FaceDetection) -> bool:
     stickerless cube) between its stickers; they are looked for at full resolution.
     """
     n = detection.size
-    inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
     cell = np.arange(n * n)
     cols, rows = cell % n, cell // n
-    points = np.empty((n * n, len(inner) ** 2, 2))
-    points[..., 0] = cols[:, None] + np.tile(inner, len(inner))
-    points[..., 1] = rows[:, None] + np.repeat(inner, len(inner))
-    samples = _sample(image, _warp(points, detection.homography)).reshape(n * n, -1, 3)
+    samples = _cell_samples(image, detection.homography, n, 0.0)[0]
     # The median of each cell's 25 samples: the middle one of them sorted.
     cells = np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab), axis=1)[:, 12].astype(float)
     if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):

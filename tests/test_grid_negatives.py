@@ -1,0 +1,64 @@
+"""No face on scenes without a cube: each rejection rule of the grid detector, on a rendered
+scene of the class it is there for, and the rules leave real faces alone."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from scanner.grid import _colour_continues, detect_grid
+from scanner.synth import random_scene_spec, render_clutter, render_scene
+
+
+def clutter(seed: int) -> np.ndarray:
+    """The seeded no-cube scene (odd seeds at 320x240, even ones at 640x480)."""
+    resolution = (320, 240) if seed % 2 else (640, 480)
+    return render_clutter(np.random.default_rng(seed), resolution)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(3243, id="checkerboard"),
+        pytest.param(1999, id="checkerboard-window-past-the-board"),
+        pytest.param(2363, id="checkerboard-window-past-the-board-2"),
+    ],
+)
+def test_a_checkerboard_found_by_the_quad_cue_is_refused_as_a_board(seed):
+    # Two colours alternating with no seams between them, found by the second cue.
+    assert detect_grid(clutter(seed)) is None
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(1290, id="keyboard"),
+        pytest.param(2234, id="keyboard-2"),
+        pytest.param(3410, id="keyboard-3"),
+        pytest.param(1330, id="scattered-squares"),
+    ],
+)
+def test_a_lattice_repeating_elsewhere_on_its_plane_is_no_face(seed):
+    # Keys (or squares) of the grid's size and pitch lie further away on the same lattice:
+    # the pattern repeats across a surface, where a face is one isolated block.
+    assert detect_grid(clutter(seed)) is None
+
+
+def test_a_tiled_floor_whose_tiles_repeat_past_the_grid_is_no_face():
+    # One-colour tiles: the tile past three sides of the grid is the same flat colour.
+    assert detect_grid(clutter(1723)) is None
+
+
+SOLVED = "".join(letter * 9 for letter in "WRGYOB")
+
+
+@pytest.mark.parametrize("style", ["stickered", "stickerless"])
+def test_a_solved_face_does_not_continue_in_colour(style):
+    # A one-colour face is what the tile rule looks at; on a cube, the cells past its
+    # border are plastic, background or stickers of other colours.
+    for seed in range(3):
+        spec = random_scene_spec(np.random.default_rng(seed), 3, resolution=(640, 480), hard=False)
+        image = render_scene(replace(spec, colors=SOLVED, style=style))[0]
+        detection = detect_grid(image)
+        assert detection is not None and detection.size == 3
+        assert not _colour_continues(image, detection)
