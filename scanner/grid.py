@@ -1046,7 +1046,11 @@ def _best_window(coords, homography, regions, lab, size, best):
         local = coords[None] - offsets[:, None]
         inside = ((local >= 0) & (local < n)).all(axis=2)
         covered = inside.sum(axis=1)
-        plausible = (covered >= 0.9 * len(coords)) & (covered + len(blocks) >= 0.6 * n * n)
+        # Nearly all the lattice, or a full N x N of it with a few look-alike strays around.
+        most = (covered >= 0.9 * len(coords)) | (
+            (covered == n * n) & (covered >= 0.85 * len(coords))
+        )
+        plausible = most & (covered + len(blocks) >= 0.6 * n * n)
         for w in np.flatnonzero(plausible).tolist():
             offset = offsets[w]
             cells = local[w][inside[w]]
@@ -1445,8 +1449,9 @@ def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
     Across a cube face's border lies the plastic, the background, or another sticker of the
     same piece (an edge or a corner piece), and no piece has two stickers of one colour; on
     a tiled floor, the tile past the grid's border is another flat tile of the same colour.
-    Two sides of a face may border faces that are in view, so three sides must repeat. Only
-    ring cells inside the frame are judged.
+    Two sides of a face may border faces that are in view, so three sides must repeat (both,
+    when the frame's corner leaves only two to judge). Only ring cells inside the frame are
+    judged.
     """
     n = detection.size
     samples, inside = _cell_samples(image, detection.homography, n + 2, -1.0)
@@ -1455,7 +1460,7 @@ def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
     spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
     inside = inside.reshape(n + 2, n + 2)
     middle = slice(1, n + 1)
-    repeated_sides = 0
+    repeated_sides = judged_sides = 0
     for ring, border in (
         ((0, middle), (1, middle)),
         ((n + 1, middle), (n, middle)),
@@ -1465,8 +1470,10 @@ def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
         judged = inside[ring]
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
         same = judged & (difference < RING_SAME_COLOUR) & (spread[ring] < MAX_STICKER_SPREAD)
+        judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
-    return repeated_sides >= 3
+    # In a corner of the frame only two sides can be judged: then both must repeat.
+    return repeated_sides >= min(3, max(2, judged_sides))
 
 
 def _cell_samples(

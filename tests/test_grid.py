@@ -371,3 +371,16 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
     table_lab, floor_lab = (cv2.cvtColor(image, cv2.COLOR_BGR2Lab) for image in (table, floor))
     assert _three_of_four_hold(face_h, support, table_lab)
     assert not _three_of_four_hold(face_h, support, floor_lab)
+
+
+def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found() -> None:
+    # 16 stickers and two sticker-sized objects a pitch past two sides: the strays join the
+    # lattice (18 regions), and a window with every cell seen may leave them out.
+    palette = [(40, 40, 200), (230, 230, 230), (40, 160, 40), (170, 80, 20), (40, 210, 230)]
+    colours = [[palette[(row * 2 + col) % 5] for col in range(4)] for row in range(4)]
+    image = _drawn_face(colours, cell=50, gap=4, margin=100)
+    for x, y in ((100 + 4 * 50, 100 + 50), (100 + 50, 100 - 50)):  # right of row 1, above col 1
+        cv2.rectangle(image, (x + 4, y + 4), (x + 45, y + 45), (200, 60, 160), -1)
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 4
+    assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [100, 300], atol=6)

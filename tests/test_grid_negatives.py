@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from scanner.grid import _colour_continues, detect_grid
+from scanner.grid import _colour_continues, _make_detection, detect_grid
 from scanner.synth import random_scene_spec, render_clutter, render_scene
 
 
@@ -62,3 +62,18 @@ def test_a_solved_face_does_not_continue_in_colour(style):
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
         assert not _colour_continues(image, detection)
+
+
+def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
+    # A grid in the frame's corner has only two sides to judge: tiles repeat on both, a face
+    # on a table of another colour on neither.
+    tiles = np.full((240, 320, 3), (90, 90, 90), np.uint8)
+    for row in range(6):
+        for col in range(8):
+            tiles[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = (40, 40, 200)
+    face = tiles.copy()
+    face[120:, :] = (200, 160, 120)
+    face[:, 120:] = (200, 160, 120)
+    corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
+    assert _colour_continues(tiles, corner)
+    assert not _colour_continues(face, corner)
