@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/eval_check.py [--cubes 40] [--hard] [--seed 5] [--size-known]
                                        [--faults none,twist,flip,swap,mirror]
-                                       [--save-misses /tmp/misses_check]
+                                       [--save-misses /tmp/misses_check] [--no-sides]
 
 Each cube is a uniformly random 3x3, or one with an injected reassembly fault (a twisted
 corner, a flipped edge, two swapped edges, a mirrored corner). Its six faces are
@@ -157,6 +157,7 @@ def judge(
     code: str | None,
     photos: list[tuple[np.ndarray, SceneTruth]],
     size: int | None,
+    sides: bool = True,
 ) -> Outcome:
     """Run the check on the photos and put the result in its category."""
     images = [image for image, _ in photos]
@@ -173,7 +174,8 @@ def judge(
     turns = [grid_turns(photo, truth) for photo, truth in zip(read, truths, strict=True)]
     off = tuple(i for i, k in enumerate(turns) if k is None)
     try:
-        report = cube_report([p.lab for p in read], sources, solve=False)
+        side_samples = [p.sides for p in read] if sides else None
+        report = cube_report([p.lab for p in read], sources, solve=False, side_samples=side_samples)
     except CubescanError as err:
         if off:
             return Outcome("detection: wrong grid", err.code, off)
@@ -205,6 +207,9 @@ def main() -> None:
     parser.add_argument("--faults", default=",".join(FAULTS), help="comma-separated kinds")
     parser.add_argument("--save-misses", type=Path, help="write detection-miss photos here")
     parser.add_argument("--verbose", action="store_true", help="print every miss")
+    parser.add_argument(
+        "--no-sides", action="store_true", help="ignore the stickers seen beside each face"
+    )
     args = parser.parse_args()
     size = 3 if args.size_known else None
     if args.save_misses:
@@ -219,7 +224,7 @@ def main() -> None:
             state = faulty(random_state(rng), fault, rng)
             photos = photos_of(state, rng, args.hard)
             start = time.perf_counter()
-            result = judge(state, FAULTS[fault], photos, size)
+            result = judge(state, FAULTS[fault], photos, size, not args.no_sides)
             seconds.append(time.perf_counter() - start)
             outcome[result.category] += 1
             if result.category != "exact" and args.verbose:

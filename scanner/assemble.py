@@ -105,6 +105,8 @@ class Assembly:
         The different cubes that equally good placements give (including this one).
     broken_pieces
         How many slots hold no real piece in the best placement (0 for a sound cube).
+    alternative_placements
+        For each of ``alternatives``, the placement of the photos that gives it.
     """
 
     size: int
@@ -115,6 +117,7 @@ class Assembly:
     ambiguous: bool
     alternatives: tuple[str, ...]
     broken_pieces: int
+    alternative_placements: tuple[tuple[Placement, ...], ...] = ()
 
 
 def rotate_face(symbols: str, size: int, quarter_turns: int) -> str:
@@ -586,7 +589,15 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
         report = validate("".join(readings))
         placements = tuple(Placement(i, f, 0) for i, f in enumerate(FACES))
         return Assembly(
-            size, report.facelets, report.symbols, placements, report, False, (report.facelets,), 0
+            size,
+            report.facelets,
+            report.symbols,
+            placements,
+            report,
+            False,
+            (report.facelets,),
+            0,
+            (placements,),
         )
     size = _check_readings(readings)
     centres = [r[size * size // 2] for r in readings]
@@ -610,16 +621,20 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     # with two swapped pieces look solvable, and that must not be hidden.
     _, _, candidate, rotation, state, report = scored[0]
     plausible = [item for item in scored if item[0][:3] == scored[0][0][:3]]
-    distinct = tuple(dict.fromkeys(item[4].facelets for item in plausible))
+    # The first (most plausible) placement giving each distinct cube.
+    first_of = {}
+    for item in plausible:
+        first_of.setdefault(item[4].facelets, item)
     return Assembly(
         size,
         state.facelets,
         state.symbols,
         _turned_placements(candidate.placements, rotation, size),
         report,
-        len(distinct) > 1,
-        distinct,
+        len(first_of) > 1,
+        tuple(first_of),
         candidate.broken,
+        tuple(_turned_placements(item[2].placements, item[3], size) for item in first_of.values()),
     )
 
 

@@ -8,7 +8,10 @@
    (:func:`scanner.assemble.assemble`);
 3. repair misreads that only unsure stickers explain (:func:`scanner.repair.repair`),
    never a confidently read physical fault;
-4. validate, diagnose and, for a solvable 2x2 or 3x3, solve.
+4. when equally good assemblies give different cubes, let the neighbouring faces'
+   stickers that the photos show beside each face settle it, if they clearly do
+   (:func:`scanner.sides.weigh_alternatives`);
+5. validate, diagnose and, for a solvable 2x2 or 3x3, solve.
 
 Examples
 --------
@@ -30,7 +33,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -46,6 +49,7 @@ from scanner.imageio import read_image
 from scanner.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from scanner.report_html import thumbnail_data_uri
 from scanner.sampling import sample_colors
+from scanner.sides import SideSamples, sample_sides, weigh_alternatives
 from scanner.sources import IMAGE_SUFFIXES
 from solver.errors import BadInputError
 from solver.geometry import FACES
@@ -114,6 +118,9 @@ class CubeReport:
         True when equally good assemblies give different cubes.
     alternatives
         Those cubes (facelet strings), the reported one first.
+    ambiguity_note
+        How equally good assemblies were told apart by the neighbouring faces' stickers
+        seen beside the faces (then ``ambiguous`` is False), or why they were not.
     """
 
     size: int
@@ -129,6 +136,7 @@ class CubeReport:
     photos: tuple[PhotoPlacement, ...]
     ambiguous: bool
     alternatives: tuple[str, ...]
+    ambiguity_note: str = ""
 
     @property
     def valid(self) -> bool:
@@ -171,6 +179,7 @@ class CubeReport:
                 "ambiguous": self.ambiguous,
                 "ambiguous_faces": list(self.ambiguous_faces),
                 "alternatives": list(self.alternatives),
+                "ambiguity_note": self.ambiguity_note,
             }
         )
         return data
@@ -386,13 +395,17 @@ def cube_report(
     orientation: str = "auto",
     profile: Profile | None = None,
     solve: bool = True,
+    side_samples: Sequence[SideSamples] | None = None,
 ) -> CubeReport:
     """From six faces' colour samples to the full report on the cube.
 
     The photos are balanced against each other's light first
     (:func:`balance_photos`); the samples as taken are read too when that gives no
     sound cube, and the cube's constraints pick the more plausible reading. The report's
-    colours carry the mean Lab of their stickers as the camera read them.
+    colours carry the mean Lab of their stickers as the camera read them. When equally
+    good assemblies give different cubes and the photos' side samples are given, the
+    colours seen beside the faces settle it if they clearly favour one (see
+    :func:`_settled_by_sides`); otherwise the ambiguity is reported.
 
     Parameters
     ----------
@@ -407,6 +420,9 @@ def cube_report(
         A calibration profile for colour naming.
     solve
         Also solve a solvable 2x2 or 3x3.
+    side_samples
+        Per photo, the colours seen beside its face (:func:`scanner.sides.sample_sides`),
+        in the order of ``face_samples``; None when only the faces' samples are known.
 
     Returns
     -------
@@ -438,6 +454,13 @@ def cube_report(
                 "bad-format", f"{source}: colour samples must be finite (n, 3) CIELAB values"
             )
     reading = _best_reading(samples, orientation, profile)
+    if side_samples is not None and len(side_samples) != len(samples):
+        raise BadInputError(
+            "bad-format", f"give one set of side samples per photo; got {len(side_samples)}"
+        )
+    note = ""
+    if reading.assembly.ambiguous and side_samples is not None:
+        reading, note = _settled_by_sides(reading, samples, side_samples, sources)
     size = reading.assembly.size
     # Each colour's mean Lab as the camera read it (not as balanced), facelet order.
     in_order = np.empty((6 * size * size, 3))
@@ -450,7 +473,7 @@ def cube_report(
         for face, info in reading.ordered.colors.items()
     }
     state = CubeState(size, reading.outcome.facelets, reading.assembly.symbols)
-    solution, note = _solution(reading.report, state) if solve else (None, "not asked for")
+    solution, solution_note = _solution(reading.report, state) if solve else (None, "not asked for")
     photos = tuple(
         PhotoPlacement(sources[p.photo], p.face, p.quarter_turns)
         for p in reading.assembly.placements
@@ -465,11 +488,78 @@ def cube_report(
         reading.outcome.repairs,
         reading.outcome.reason,
         solution,
-        note,
+        solution_note,
         photos,
         reading.assembly.ambiguous,
         reading.assembly.alternatives,
+        note,
     )
+
+
+def _settled_by_sides(
+    reading: _Reading,
+    face_samples: Sequence[np.ndarray],
+    side_samples: Sequence[SideSamples],
+    sources: Sequence[str],
+) -> tuple[_Reading, str]:
+    """The reading with its assembly chosen among equally good ones by the colours seen
+    beside the faces, when they clearly favour one; and a note saying what they showed.
+
+    The chosen cube becomes the reading (reordered, repaired and validated as any
+    other), no longer ambiguous, with the other cubes still listed after it.
+    """
+    assembly = reading.assembly
+    size = assembly.size
+    index = _final_index(assembly, size)
+    per_face = size * size
+    in_photo_order = "".join(assembly.facelets[i] for i in index)
+    verdict = weigh_alternatives(
+        side_samples,
+        face_samples,
+        [in_photo_order[p * per_face : (p + 1) * per_face] for p in range(6)],
+        assembly.alternatives,
+        [
+            [(p.photo, p.face, p.quarter_turns) for p in placements]
+            for placements in assembly.alternative_placements
+        ],
+    )
+    if not verdict.settled:
+        return reading, (
+            "the stickers seen beside the faces do not settle it: alternative "
+            f"{verdict.best + 1} fits them best, with a lead of {verdict.margin:.1f}, "
+            f"{verdict.agreeing} stickers for it and {verdict.disagreeing} against"
+        )
+    names = ", ".join(sources[p] for p in verdict.photos)
+    note = (
+        f"{len(assembly.alternatives)} assemblies fit the faces equally well; the neighbouring "
+        f"faces' stickers seen beside the faces in {names} settle it ({verdict.agreeing} "
+        f"stickers agree, none disagree; lead {verdict.margin:.1f})"
+    )
+    order = [verdict.best, *(k for k in range(len(assembly.alternatives)) if k != verdict.best)]
+    alternatives = tuple(assembly.alternatives[k] for k in order)
+    chosen = replace(
+        assembly,
+        facelets=alternatives[0],
+        placements=assembly.alternative_placements[verdict.best],
+        ambiguous=False,
+        alternatives=alternatives,
+        alternative_placements=tuple(assembly.alternative_placements[k] for k in order),
+    )
+    if verdict.best == 0:
+        return replace(reading, assembly=chosen), note
+    chosen = replace(chosen, report=validate(CubeState(size, chosen.facelets, chosen.symbols)))
+    # The classification in photo order and the assembled letters, placed anew.
+    ordered = reading.ordered
+    photo_order = Classification(
+        size,
+        in_photo_order,
+        ordered.colors,
+        ordered.confidence[index],
+        ordered.log_likelihood[index],
+        ordered.standard,
+    )
+    symbols = {face: assembly.symbols[f] for f, face in enumerate(FACES)}
+    return _repaired(_Assembled(chosen, _reordered(photo_order, chosen, symbols))), note
 
 
 # ------------------------------------------------------------------ photos
@@ -517,13 +607,15 @@ def order_photos(paths: Sequence[Path]) -> list[Path]:
 
 @dataclass(frozen=True, eq=False)
 class FacePhoto:
-    """One photo read: the image, where the face's cells are, and their colour samples."""
+    """One photo read: the image, where the face's cells are, their colour samples, and
+    the colours seen beside the face (``sides``, :func:`scanner.sides.sample_sides`)."""
 
     source: str
     image: np.ndarray
     cells: np.ndarray
     lab: np.ndarray
     confidence: np.ndarray
+    sides: SideSamples | None = None
 
 
 def read_face_photo(
@@ -543,7 +635,8 @@ def read_face_photo(
     if detection is None:
         raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
     samples = sample_colors(image, detection)
-    return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence)
+    sides = sample_sides(image, detection)
+    return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence, sides)
 
 
 _NO_FACE_ADVICE = (
@@ -661,7 +754,12 @@ def check_images(
     images = [read_image(path) for path in ordered]
     photos = read_cube_photos(images, [str(path) for path in ordered], size)
     report = cube_report(
-        [p.lab for p in photos], [p.source for p in photos], orientation, profile, solve
+        [p.lab for p in photos],
+        [p.source for p in photos],
+        orientation,
+        profile,
+        solve,
+        [p.sides for p in photos],
     )
     return report, photos
 

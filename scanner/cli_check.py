@@ -107,6 +107,8 @@ def check(
                 "another way gives pieces just as real. Check how that face sits on the cube, "
                 "or take the photos in the standard net orientation and use --orientation net."
             )
+        elif report.ambiguity_note:
+            console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
         if report.solution is not None:
             console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "
                           f"{format_moves(report.solution)}")  # fmt: skip
