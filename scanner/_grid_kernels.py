@@ -28,6 +28,47 @@ def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _label_stats(labels: np.ndarray, count: int):
+    """Area, bounding box (left, top, width, height) and centroid of every label, as
+    ``cv2.connectedComponentsWithStats`` gives them (a label's centroid is its integer
+    coordinate sums over its area), in one pass over the label image's runs.
+
+    Returns the stats (count, 5) int64 in OpenCV's column order (left, top, width,
+    height, area) and the centroids (count, 2).
+    """
+    height, width = labels.shape
+    stats = np.zeros((count, 5), np.int64)
+    sums = np.zeros((count, 2), np.int64)
+    stats[:, 0] = width
+    for y in range(height):
+        x = 0
+        while x < width:
+            # A run of one label along the row: stickers are wide, so runs are long.
+            label = labels[y, x]
+            end = x + 1
+            while end < width and labels[y, end] == label:
+                end += 1
+            if stats[label, 4] == 0:
+                stats[label, 1] = y  # rows come in order: the first one seen is the top
+            stats[label, 0] = min(stats[label, 0], x)
+            stats[label, 2] = max(stats[label, 2], end - 1)
+            stats[label, 3] = y
+            stats[label, 4] += end - x
+            sums[label, 0] += (x + end - 1) * (end - x) // 2
+            sums[label, 1] += y * (end - x)
+            x = end
+    centroids = np.zeros((count, 2))
+    for label in range(count):
+        area = stats[label, 4]
+        stats[label, 2] = stats[label, 2] - stats[label, 0] + 1
+        stats[label, 3] = stats[label, 3] - stats[label, 1] + 1
+        if area > 0:
+            centroids[label, 0] = sums[label, 0] / area
+            centroids[label, 1] = sums[label, 1] / area
+    return stats, centroids
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarray):
     """Sums of dx*dx, dy*dy and dx*dy about the centroid, for the labels with a lookup row.
 
@@ -37,14 +78,25 @@ def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarra
     sums = np.zeros((len(centroids), 3))
     height, width = labels.shape
     for y in range(height):
-        for x in range(width):
-            row = lookup[labels[y, x]]
+        x = 0
+        while x < width:
+            # A run of one label along the row, skipped whole when the label has no row.
+            label = labels[y, x]
+            end = x + 1
+            while end < width and labels[y, end] == label:
+                end += 1
+            row = lookup[label]
             if row >= 0:
-                dx = x - centroids[row, 0]
                 dy = y - centroids[row, 1]
-                sums[row, 0] += dx * dx
-                sums[row, 1] += dy * dy
-                sums[row, 2] += dx * dy
+                # Pixel by pixel into running sums (the same additions in the same order).
+                sxx, syy, sxy = sums[row, 0], sums[row, 1], sums[row, 2]
+                for xi in range(x, end):
+                    dx = xi - centroids[row, 0]
+                    sxx += dx * dx
+                    syy += dy * dy
+                    sxy += dx * dy
+                sums[row, 0], sums[row, 1], sums[row, 2] = sxx, syy, sxy
+            x = end
     return sums
 
 
@@ -272,3 +324,94 @@ def _pitch_cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
             twice += x0 * y1 - x1 * y0
         area[i] = max(0.5 * abs(twice), 1e-6)  # shoelace
     return area
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _windows(coords, blocks, middles, lo, extent, sizes):
+    """The N x N windows over a lattice where enough stickers were seen (see _best_window).
+
+    For each N in ``sizes``, every window between flush with the lattice's low and its high
+    end on each axis, by the origin's x, then its y. A window is kept when it covers
+    nearly all the lattice's regions (``coords``; or a region in each of its N x N cells,
+    with a few strays left out), when its cells with a sticker seen (the
+    regions it covers, and the cells of merged blocks centred in it: ``blocks`` with their
+    ``middles``) are at least three and 0.6 of its cells, and when every row and column has
+    one (an empty one is the window hanging past the face, or past a keyboard). Returns
+    each kept window's objective (regions covered, less half a region for each
+    empty cell and two for each region left out), N, origin (K, 2) and mask of cells with
+    a sticker seen (K, 7, 7), the mask's top-left N x N block in use.
+    """
+    total = len(coords)
+    bound = 0
+    for n in sizes:
+        bound += (abs(extent[0] - n) + 1) * (abs(extent[1] - n) + 1)
+    objectives = np.empty(bound)
+    sizes_kept = np.empty(bound, np.int64)
+    origins = np.empty((bound, 2), np.int64)
+    supports = np.zeros((bound, 7, 7), np.bool_)
+    kept = 0
+    for n in sizes:
+        x_ends = (lo[0], lo[0] + extent[0] - n)
+        y_ends = (lo[1], lo[1] + extent[1] - n)
+        for ox in range(min(x_ends), max(x_ends) + 1):
+            for oy in range(min(y_ends), max(y_ends) + 1):
+                support = supports[kept]
+                covered = 0
+                for i in range(total):
+                    x, y = coords[i, 0] - ox, coords[i, 1] - oy
+                    if 0 <= x < n and 0 <= y < n:
+                        covered += 1
+                        support[y, x] = True
+                # Nearly all the lattice, or a full N x N of it with a few look-alike strays.
+                most = covered >= 0.9 * total or (covered == n * n and covered >= 0.85 * total)
+                if not (most and covered + len(blocks) >= 0.6 * n * n):
+                    support[:] = False
+                    continue
+                for j in range(len(blocks)):
+                    x, y = blocks[j, 0] - ox, blocks[j, 1] - oy
+                    mx, my = middles[j, 0] - ox, middles[j, 1] - oy
+                    if 0 <= x < n and 0 <= y < n and -0.5 < mx < n - 0.5 and -0.5 < my < n - 0.5:
+                        support[y, x] = True
+                count = 0
+                rows_seen = 0
+                cols_seen = 0
+                for r in range(n):
+                    row_count = 0
+                    col_count = 0
+                    for c in range(n):
+                        row_count += support[r, c]
+                        col_count += support[c, r]
+                    count += row_count
+                    rows_seen += row_count > 0
+                    cols_seen += col_count > 0
+                # A 2x2 may have one sticker unseen (under a finger): its three are judged
+                # on their pixels later.
+                if count < max(3, 0.6 * n * n) or rows_seen < n or cols_seen < n:
+                    support[:] = False
+                    continue
+                objectives[kept] = covered - 0.5 * (n * n - covered) - 2.0 * (total - covered)
+                sizes_kept[kept] = n
+                origins[kept, 0], origins[kept, 1] = ox, oy
+                kept += 1
+    return objectives[:kept], sizes_kept[:kept], origins[:kept], supports[:kept]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _suppressed(order: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """Indices kept by :func:`scanner.grid._suppress`, in ``order``: each blocks the others
+    within 0.4 of the smaller side of the two (brute force over a few hundred)."""
+    count = len(order)
+    blocked = np.zeros(count, np.bool_)
+    kept = np.empty(count, np.int64)
+    total = 0
+    for index in order:
+        if blocked[index]:
+            continue
+        kept[total] = index
+        total += 1
+        for j in range(count):
+            dx = centres[j, 0] - centres[index, 0]
+            dy = centres[j, 1] - centres[index, 1]
+            if np.sqrt(dx * dx + dy * dy) <= 0.4 * min(sides[j], sides[index]):
+                blocked[j] = True
+    return kept[:total]

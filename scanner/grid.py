@@ -44,18 +44,23 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from scanner._grid_kernels import (
     _block_cells,
     _elongation,
     _grow_lattices,
+    _label_stats,
     _lattice_shapes,
     _nearest,
     _on_one_line_but_one,
     _pitch_cell_areas,
     _project,
     _second_moments,
+    _suppressed,
+    _windows,
 )
 from solver.errors import BadInputError
 
@@ -214,18 +219,8 @@ def _suppress(candidates: list[_Candidate]) -> list[_Candidate]:
     order = sorted(range(len(candidates)), key=lambda i: -candidates[i].rectangularity)
     centres = np.array([c.centre for c in candidates])
     sides = np.array([c.side for c in candidates])
-    tree = cKDTree(centres)
-    blocked = np.zeros(len(candidates), bool)
-    kept: list[_Candidate] = []
-    for index in order:
-        if blocked[index]:
-            continue
-        kept.append(candidates[index])
-        # Those within 0.4 of the smaller side of the two are the same sticker.
-        near = np.array(tree.query_ball_point(centres[index], 0.4 * sides[index]), int)
-        distance = np.linalg.norm(centres[near] - centres[index], axis=1)
-        blocked[near[distance <= 0.4 * np.minimum(sides[near], sides[index])]] = True
-    return kept
+    # Those within 0.4 of the smaller side of the two are the same sticker.
+    return [candidates[i] for i in _suppressed(np.array(order), centres, sides).tolist()]
 
 
 @dataclass(frozen=True)
@@ -347,22 +342,9 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
 
 def _main_cluster(coords: np.ndarray) -> np.ndarray:
     """The largest group of lattice cells that touch (one missing sticker may separate)."""
-    count = len(coords)
-    label = np.arange(count)
-
-    def root(i: int) -> int:
-        while label[i] != i:
-            label[i] = label[label[i]]
-            i = label[i]
-        return i
-
-    for i in range(count):
-        for j in range(i + 1, count):
-            if np.abs(coords[i] - coords[j]).max() <= 2:
-                label[root(i)] = root(j)
-    roots = np.array([root(i) for i in range(count)])
-    biggest = np.bincount(roots).argmax()
-    return np.flatnonzero(roots == biggest)
+    near = np.abs(coords[:, None] - coords[None]).max(axis=2) <= 2
+    _, labels = connected_components(csr_matrix(near), directed=False)
+    return np.flatnonzero(labels == np.bincount(labels).argmax())
 
 
 def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, np.ndarray] | None:
@@ -765,9 +747,9 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     edges = _edges(lab)
     # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
     free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
-        free.astype(np.uint8), connectivity=4
-    )
+    count, labels = cv2.connectedComponents(free.view(np.uint8), connectivity=4)
+    # OpenCV's statistics pass costs three times its labelling: the same numbers, compiled.
+    stats, centroids = _label_stats(labels, count)
     height, width = labels.shape
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     bw = stats[:, cv2.CC_STAT_WIDTH].astype(float)
@@ -1007,11 +989,11 @@ def _fit_flat_face(
     if extent.max() > 7 or len(members) < 3:
         return None
     base = coords - lo
-    grown_coords, _grown_members, grown_h = _grow(base, members, regions)
+    grown_coords, _grown_members, grown_h, base_h = _grow(base, members, regions)
     variants = [(grown_coords, grown_h)]
     if len(grown_coords) != len(base):
         # Growth can also swallow look-alike regions around a face: try without it too.
-        variants.append((base, _exact_fit(base, regions.centers[members])))
+        variants.append((base, base_h))
     best = None
     for variant_coords, homography in variants:
         if homography is not None:
@@ -1032,35 +1014,14 @@ def _best_window(coords, homography, regions, lab, size, best):
         return best
     # Cells with a sticker seen: the lattice's regions, and merged same-colour blocks.
     blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7)
-    windows = []
-    for n in [size] if size else range(2, 7 + 1):
-        # Windows between flush with the lattice's low and its high end (on each axis), so
-        # a window smaller than the lattice may leave out a stray region past the face.
-        xs = sorted((int(lo[0]), int(lo[0] + extent[0] - n)))
-        ys = sorted((int(lo[1]), int(lo[1] + extent[1] - n)))
-        ox, oy = np.meshgrid(
-            np.arange(xs[0], xs[1] + 1), np.arange(ys[0], ys[1] + 1), indexing="ij"
+    sizes = np.array([size] if size else range(2, 7 + 1), np.int64)
+    objectives, ns, origins, supports = _windows(coords, blocks, middles, lo, extent, sizes)
+    windows = [
+        (objective, n, ox, oy, supports[k, :n, :n])
+        for k, (objective, n, (ox, oy)) in enumerate(
+            zip(objectives.tolist(), ns.tolist(), origins.tolist(), strict=True)
         )
-        offsets = np.stack([ox.ravel(), oy.ravel()], axis=1)
-        # Which regions each window covers, for all the windows of this N at once.
-        local = coords[None] - offsets[:, None]
-        inside = ((local >= 0) & (local < n)).all(axis=2)
-        covered = inside.sum(axis=1)
-        # Nearly all the lattice, or a full N x N of it with a few look-alike strays around.
-        most = (covered >= 0.9 * len(coords)) | (
-            (covered == n * n) & (covered >= 0.85 * len(coords))
-        )
-        plausible = most & (covered + len(blocks) >= 0.6 * n * n)
-        for w in np.flatnonzero(plausible).tolist():
-            offset = offsets[w]
-            cells = local[w][inside[w]]
-            support = _window_support(cells, blocks - offset, middles - offset, n)
-            if support is None:
-                continue
-            # Each cell the window adds without a region costs half a found one.
-            found = int(covered[w])
-            objective = found - 0.5 * (n * n - found) - 2.0 * (len(coords) - found)
-            windows.append((objective, n, int(offset[0]), int(offset[1]), support))
+    ]
     windows.sort(key=lambda window: -window[0])
     for objective, n, ox, oy, support in windows:
         if best is not None and objective < best[0] - 1e-9:
@@ -1070,31 +1031,6 @@ def _best_window(coords, homography, regions, lab, size, best):
         if result is not None and (best is None or (objective, result[0]) > (best[0], best[1][0])):
             best = (objective, result)
     return best
-
-
-def _window_support(
-    cells: np.ndarray, blocks: np.ndarray, middles: np.ndarray, n: int
-) -> np.ndarray | None:
-    """The N x N mask of cells where a sticker was seen; None when too few were.
-
-    ``cells`` are the window's lattice regions, ``blocks`` the cells of merged blocks (with
-    their blocks' ``middles``): a block counts when it is centred in the window. Every row
-    and column of a face holds a sticker that was seen; an empty one is the window hanging
-    past the face (or past a keyboard).
-    """
-    support = np.zeros((n, n), bool)
-    support[cells[:, 1], cells[:, 0]] = True
-    inside = np.all((blocks >= 0) & (blocks < n), axis=1)
-    inside &= np.all((middles > -0.5) & (middles < n - 0.5), axis=1)
-    support[blocks[inside, 1], blocks[inside, 0]] = True
-    count = int(support.sum())
-    # A 2x2 may have one sticker unseen (under a finger); whether the other three look like
-    # a cube's is judged on their pixels (``_three_of_four_hold``).
-    if count < max(3, 0.6 * n * n):
-        return None
-    if not (support.any(axis=0).all() and support.any(axis=1).all()):
-        return None
-    return support
 
 
 def _merged_cells(
@@ -1171,10 +1107,14 @@ def _invertible(homography: np.ndarray) -> bool:
 
 
 def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
-    """Add regions that sit where the fitted lattice predicts a cell (one ring at a time)."""
-    homography = _exact_fit(coords, regions.centers[members])
+    """Add regions that sit where the fitted lattice predicts a cell (one ring at a time).
+
+    Returns the grown coords, members and homography, and the homography fitted to the
+    coords given (before growth).
+    """
+    homography = first_fit = _exact_fit(coords, regions.centers[members])
     if homography is None:
-        return coords, members, None
+        return coords, members, None, None
     blocks = np.zeros((0, 2), int)
     for _ in range(3):
         # Same-colour stickers merged into one region fill their cells too: the next ring
@@ -1228,7 +1168,7 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
         coords, members = coords[keep], members[keep]
         refit = _exact_fit(coords, regions.centers[members])
         homography = refit if refit is not None else homography
-    return coords, members, homography
+    return coords, members, homography, first_fit
 
 
 def _median(values: np.ndarray) -> float:
@@ -1278,7 +1218,7 @@ def _score_window(
     uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
     confidence = (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
     # Of two faces of one cube, the one turned towards the camera is the one being shown.
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
     frontality = sides.min() / sides.max()
     score = float(confidence.mean() * support.mean() * np.sqrt(n * n) * (0.8 + 0.2 * frontality))
     return score, face_h, n, confidence, support
@@ -1351,10 +1291,9 @@ def _dark_line_between(profile: np.ndarray, cell_px: int) -> bool:
 
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Convex, not too skewed, mostly inside the image."""
-    edges = np.roll(quad, -1, axis=0) - quad
-    cross = (
-        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, 0)[:, 0]
-    )
+    after = [1, 2, 3, 0]  # each corner's successor
+    edges = quad[after] - quad
+    cross = edges[:, 0] * edges[after, 1] - edges[:, 1] * edges[after, 0]
     if not (np.all(cross > 0) or np.all(cross < 0)):
         return False
     lengths = np.linalg.norm(edges, axis=1)
@@ -1440,10 +1379,23 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     """True when a found grid is a board or a tiled surface, checked at full resolution."""
-    return _is_board(image, detection) or _colour_continues(image, detection)
+    block = _ringed_lab(image, detection)  # both checks read the same samples
+    return _is_board(image, detection, block) or _colour_continues(image, detection, block)
 
 
-def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
+def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's cells and the ring of cells around it, (N+2)^2 row-major: each cell's 25
+    samples in Lab, sorted per channel ((N+2)^2, 25, 3) float, and whether they all lie in
+    the frame ((N+2)^2,)."""
+    samples, inside = _cell_samples(image, detection.homography, detection.size + 2, -1.0)
+    return np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1), inside
+
+
+def _colour_continues(
+    image: np.ndarray,
+    detection: FaceDetection,
+    block: tuple[np.ndarray, np.ndarray] | None = None,
+) -> bool:
     """True when the cells just past three or more of the grid's sides repeat its colours.
 
     Across a cube face's border lies the plastic, the background, or another sticker of the
@@ -1451,11 +1403,10 @@ def _colour_continues(image: np.ndarray, detection: FaceDetection) -> bool:
     a tiled floor, the tile past the grid's border is another flat tile of the same colour.
     Two sides of a face may border faces that are in view, so three sides must repeat (both,
     when the frame's corner leaves only two to judge). Only ring cells inside the frame are
-    judged.
+    judged. ``block`` is :func:`_ringed_lab`'s, when known.
     """
     n = detection.size
-    samples, inside = _cell_samples(image, detection.homography, n + 2, -1.0)
-    lab = np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1)
+    lab, inside = _ringed_lab(image, detection) if block is None else block
     median = lab[:, 12].reshape(n + 2, n + 2, 3)
     spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
     inside = inside.reshape(n + 2, n + 2)
@@ -1482,13 +1433,7 @@ def _cell_samples(
     """25 samples over the middle of each cell of an m x m block of the grid whose first
     cell's corner is (start, start): BGR (m*m, 25, 3) and whether each cell's samples all
     lie in the frame (m*m,), cells row-major."""
-    inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
-    cell = np.arange(m * m)
-    cols, rows = cell % m + start, cell // m + start
-    points = np.empty((m * m, len(inner) ** 2, 2))
-    points[..., 0] = cols[:, None] + np.tile(inner, len(inner))
-    points[..., 1] = rows[:, None] + np.repeat(inner, len(inner))
-    pixels = _warp(points, homography)
+    pixels = _warp(_cell_sample_points(m, start), homography)
     height, width = image.shape[:2]
     in_frame = (pixels[:, 0] >= 0) & (pixels[:, 0] <= width - 1) & (pixels[:, 1] >= 0)
     in_frame &= pixels[:, 1] <= height - 1
@@ -1496,18 +1441,37 @@ def _cell_samples(
     return samples, in_frame.reshape(m * m, -1).all(axis=1)
 
 
-def _is_board(image: np.ndarray, detection: FaceDetection) -> bool:
+@lru_cache(maxsize=16)
+def _cell_sample_points(m: int, start: float) -> np.ndarray:
+    """:func:`_cell_samples`' points in grid coordinates, (m*m, 25, 2)."""
+    inner = (np.arange(5) + 0.5) / 5 * 0.5 + 0.25  # a 5 x 5 grid over each cell's middle
+    cell = np.arange(m * m)
+    cols, rows = cell % m + start, cell // m + start
+    points = np.empty((m * m, len(inner) ** 2, 2))
+    points[..., 0] = cols[:, None] + np.tile(inner, len(inner))
+    points[..., 1] = rows[:, None] + np.repeat(inner, len(inner))
+    points.flags.writeable = False  # shared between calls
+    return points
+
+
+def _is_board(
+    image: np.ndarray,
+    detection: FaceDetection,
+    block: tuple[np.ndarray, np.ndarray] | None = None,
+) -> bool:
     """True for a board game pattern: two colours alternating, with no seams between cells.
 
     A cube face in the checkerboard pattern still shows the plastic (or the seams of a
     stickerless cube) between its stickers; they are looked for at full resolution.
+    ``block`` is :func:`_ringed_lab`'s, when known.
     """
     n = detection.size
     cell = np.arange(n * n)
     cols, rows = cell % n, cell // n
-    samples = _cell_samples(image, detection.homography, n, 0.0)[0]
-    # The median of each cell's 25 samples: the middle one of them sorted.
-    cells = np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab), axis=1)[:, 12].astype(float)
+    lab = (_ringed_lab(image, detection) if block is None else block)[0]
+    # The median of each cell's 25 samples (the middle one of them sorted), cells inside
+    # the ring.
+    cells = lab.reshape(n + 2, n + 2, -1, 3)[1:-1, 1:-1, 12].reshape(n * n, 3)
     if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):
         return False
     return _seam_share(image, detection) < MIN_SEAM_SHARE
@@ -1571,7 +1535,9 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
 
 def _polygon_area(poly: np.ndarray) -> float:
     x, y = poly[:, 0], poly[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    # Each vertex's successor's coordinates.
+    x_next, y_next = np.concatenate((x[1:], x[:1])), np.concatenate((y[1:], y[:1]))
+    return 0.5 * float(np.dot(x, y_next) - np.dot(y, x_next))
 
 
 def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
