@@ -84,6 +84,7 @@ SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this lev
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
 RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
+MAX_FILL_DIFFERENCE = 0.2  # bounding-box fill of a region lined up with a lattice cell
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
 
@@ -634,6 +635,7 @@ class _Regions:
     areas: np.ndarray  # (M,)
     whiten: np.ndarray  # (M, 2, 2) maps a displacement into the region's unit-square frame
     sides: np.ndarray  # (M,) estimated sticker side in px
+    box_fill: np.ndarray  # (M,) share of its bounding box it fills (1 for an upright square)
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
@@ -760,7 +762,9 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     keep[0] = keep[0] & (stats[0, cv2.CC_STAT_LEFT] > 0)
     index = np.flatnonzero(keep)
     if len(index) == 0:
-        return _Regions(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0))
+        return _Regions(
+            np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0), np.zeros(0)
+        )
     # Second moments of the kept regions only.
     lookup = np.full(count, -1, np.int64)
     lookup[index] = np.arange(len(index))
@@ -786,7 +790,8 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     whiten = inv_sqrt / factor
     # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
     # row and column there: its centroid sits half a pixel down-right of the sticker's.
-    return _Regions(centroids[index] - 0.5, areas, whiten, sides)
+    box_fill = areas / (bw[index] * bh[index])
+    return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -958,7 +963,11 @@ def _fit_residual(coords: np.ndarray, points: np.ndarray) -> float:
 def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
     """The regions where ``keep`` is true (indices renumbered in order)."""
     return _Regions(
-        regions.centers[keep], regions.areas[keep], regions.whiten[keep], regions.sides[keep]
+        regions.centers[keep],
+        regions.areas[keep],
+        regions.whiten[keep],
+        regions.sides[keep],
+        regions.box_fill[keep],
     )
 
 
@@ -1349,6 +1358,13 @@ def _grid_continues(
         across_cols & ~across_rows & (extent[:, 0] * MAX_LATTICE_ASPECT < extent[:, 1])
     )
     square &= ~squashed
+    # ... and lined up with the lattice, as tiles and keys are: a square object turned
+    # against it fills its bounding box unlike a cell of the lattice there does.
+    corners = ring[:, None] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    cell_quads = _warp(corners.reshape(-1, 2), homography).reshape(-1, 4, 2)
+    box = np.ptp(cell_quads, axis=1).prod(axis=1)
+    cell_fill = _cell_areas(ring, homography) / np.maximum(box, 1e-9)
+    square &= np.abs(regions.box_fill[idx] - cell_fill) < MAX_FILL_DIFFERENCE
     margin = 0.5 * pitch
     at_edge = (
         (predicted[:, 0] < margin)

@@ -384,3 +384,22 @@ def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found() -> None:
     detection = detect_grid(image)
     assert detection is not None and detection.size == 4
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [100, 300], atol=6)
+
+
+def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles() -> None:
+    # Two squares a pitch past the face's right side, turned 45 degrees (smaller than the
+    # stickers, so they do not join the lattice): tiles or keys that continue a grid line up
+    # with it, these do not.
+    colours = [
+        [(40, 40, 200), (230, 230, 230), (40, 160, 40)],
+        [(170, 80, 20), (40, 210, 230), (30, 130, 240)],
+        [(40, 160, 40), (40, 40, 200), (230, 230, 230)],
+    ]
+    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    for row in (0, 1):
+        centre = (120 + 3 * 60 + 30, 120 + row * 60 + 30)
+        diamond = cv2.boxPoints((centre, (36, 36), 45.0))
+        cv2.fillPoly(image, [np.round(diamond).astype(np.int32)], (200, 60, 160))
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 3
+    assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
