@@ -87,6 +87,7 @@ RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cell
 MAX_FILL_DIFFERENCE = 0.2  # bounding-box fill of a region lined up with a lattice cell
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
+STICKER_CORNER = 0.3  # a sticker reaches this far from its cell's middle along both axes
 
 
 @dataclass(frozen=True, eq=False)
@@ -1322,9 +1323,9 @@ def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 def _grid_continues(
     homography: np.ndarray, n: int, regions: _Regions, shape: tuple[int, ...]
 ) -> bool:
-    """True when lattice-like regions sit on the ring of cells just outside the window."""
-    ring = [(c, r) for r in range(-1, n + 1) for c in range(-1, n + 1)]
-    ring = np.array([p for p in ring if min(p) == -1 or max(p) == n], float)
+    """True when lattice-like regions sit on the ring of cells just outside the window, or
+    line up along a side of the ring beyond it."""
+    ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
     height, width = shape[:2]
     inside = (
@@ -1339,8 +1340,9 @@ def _grid_continues(
     pitch /= np.sqrt(2)
     dist, idx = _nearest(predicted, regions.centers)
     close = dist < 0.25 * pitch
-    if not close.any():
-        return False
+    along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
+    if close[first].sum() < 2 and not (sides @ close >= along).any():
+        return False  # too few regions near the rings for either rule below
     # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
     # of background texture is not a continuation).
     cell_area = pitch * pitch
@@ -1352,8 +1354,8 @@ def _grid_continues(
     )
     extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
     square = _elongation(shape) < MAX_EXTRAPOLATED_ASPECT
-    across_rows = (ring[:, 1] == -1) | (ring[:, 1] == n)
-    across_cols = (ring[:, 0] == -1) | (ring[:, 0] == n)
+    across_rows = (ring[:, 1] < 0) | (ring[:, 1] >= n)
+    across_cols = (ring[:, 0] < 0) | (ring[:, 0] >= n)
     squashed = (across_rows & ~across_cols & (extent[:, 1] * MAX_LATTICE_ASPECT < extent[:, 0])) | (
         across_cols & ~across_rows & (extent[:, 0] * MAX_LATTICE_ASPECT < extent[:, 1])
     )
@@ -1376,11 +1378,34 @@ def _grid_continues(
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells.
     hits = close & similar
-    if hits.sum() > max(1, 0.25 * (inside | hits).sum()):
+    if hits[first].sum() > max(1, 0.25 * (inside | hits)[first].sum()):
         return True
-    # A board one row larger than the window continues along one side only.
-    along = [ring[:, 1] == -1, ring[:, 1] == n, ring[:, 0] == -1, ring[:, 0] == n]
-    return any(hits[side].sum() >= max(2, (n + 1) // 2) for side in along)
+    # A board one row larger than the window continues along one side only. Keys of a
+    # staggered keyboard and tiles past a gap or an object miss the next ring but line up
+    # along the one beyond; past a cube face's side lie the plastic, the background, or the
+    # next face, whose stickers are squashed in this face's lattice (and not counted).
+    return bool((sides @ hits >= along).any())
+
+
+@lru_cache(maxsize=8)
+def _rings(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two rings of cells around an n x n window (lattice coords, cells 0..n-1), (K, 2);
+    which are in the first ring, (K,); and the cells along each side of the window: each
+    side of the first ring, and the middle n cells of each side of the second, (8, K) int."""
+    cells = np.array([(c, r) for r in range(-2, n + 2) for c in range(-2, n + 2)], float)
+    depth = np.maximum(-cells.min(axis=1), cells.max(axis=1) - (n - 1))
+    ring = cells[depth > 0]
+    first = depth[depth > 0] == 1
+    column, row = ring[:, 0], ring[:, 1]
+    in_columns, in_rows = (column >= 0) & (column < n), (row >= 0) & (row < n)
+    first_sides = [first & (row == -1), first & (row == n)]
+    first_sides += [first & (column == -1), first & (column == n)]
+    second_sides = [(row == -2) & in_columns, (row == n + 1) & in_columns]
+    second_sides += [(column == -2) & in_rows, (column == n + 1) & in_rows]
+    sides = np.array([*first_sides, *second_sides], np.int64)
+    for shared in (ring, first, sides):
+        shared.flags.writeable = False  # shared between calls
+    return ring, first, sides
 
 
 def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
@@ -1395,8 +1420,35 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     """True when a found grid is a board or a tiled surface, checked at full resolution."""
-    block = _ringed_lab(image, detection)  # both checks read the same samples
-    return _is_board(image, detection, block) or _colour_continues(image, detection, block)
+    block = _ringed_lab(image, detection)  # the checks read the same samples
+    return (
+        _is_board(image, detection, block)
+        or _colour_continues(image, detection, block)
+        or _turned_in_cells(image, detection, block)
+    )
+
+
+def _turned_in_cells(
+    image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
+) -> bool:
+    """True when in most cells the pattern leaves all four corners of the cell's middle: a
+    checkerboard's squares seen along its diagonals, each a diamond in its cell.
+
+    A sticker covers its cell but for the gap around it (0.84 of the pitch or more, corners
+    rounded a little), so the points ``STICKER_CORNER`` from the cell's middle along both
+    axes show its colour, unless glare or a finger covers one. ``block`` is
+    :func:`_ringed_lab`'s.
+    """
+    n = detection.size
+    cells = np.arange(n * n)
+    middles = np.stack([cells % n, cells // n], axis=1) + 0.5
+    diagonals = STICKER_CORNER * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+    points = (middles[:, None] + diagonals[None]).reshape(-1, 2)
+    corners = _sample(image, _warp(points, detection.homography)).reshape(-1, 1, 3)
+    corners = cv2.cvtColor(corners, cv2.COLOR_BGR2Lab).astype(float).reshape(n * n, 4, 3)
+    median = block[0].reshape(n + 2, n + 2, -1, 3)[1:-1, 1:-1, 12].reshape(n * n, 1, 3)
+    off = np.linalg.norm(corners - median, axis=2) > MAX_STICKER_SPREAD
+    return bool(off.all(axis=1).mean() > 0.5)
 
 
 def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:

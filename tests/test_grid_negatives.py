@@ -6,7 +6,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from scanner.grid import _colour_continues, _make_detection, detect_grid
+from scanner.grid import (
+    _colour_continues,
+    _make_detection,
+    _ringed_lab,
+    _turned_in_cells,
+    detect_grid,
+)
 from scanner.synth import random_scene_spec, render_clutter, render_scene
 
 
@@ -44,6 +50,36 @@ def test_a_lattice_repeating_elsewhere_on_its_plane_is_no_face(seed):
     assert detect_grid(clutter(seed)) is None
 
 
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(1135, id="staggered-keyboard"),
+        pytest.param(2377, id="staggered-keyboard-2"),
+        pytest.param(3703, id="striped-floor"),
+        pytest.param(3153, id="striped-floor-2"),
+        pytest.param(3596, id="striped-floor-3"),
+    ],
+)
+def test_a_lattice_lining_up_two_cells_past_a_side_is_no_face(seed):
+    # Keys of a staggered row, or tiles whose grout is lost next to the grid, miss the ring
+    # of cells around it, but a row of them lines up with its lattice one cell further out.
+    assert detect_grid(clutter(seed)) is None
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(1351, id="checkerboard-along-its-diagonals"),
+        pytest.param(2491, id="checkerboard-along-its-diagonals-2"),
+        pytest.param(1009, id="checkerboard-along-its-diagonals-3"),
+    ],
+)
+def test_a_checkerboard_seen_along_its_diagonals_is_no_face(seed):
+    # One colour's squares form a lattice turned 45 degrees to the board: each lies in its
+    # cell as a diamond, leaving the corners of the cell's middle to the other colour.
+    assert detect_grid(clutter(seed)) is None
+
+
 def test_a_tiled_floor_whose_tiles_repeat_past_the_grid_is_no_face():
     # One-colour tiles: the tile past three sides of the grid is the same flat colour.
     assert detect_grid(clutter(1723)) is None
@@ -77,3 +113,20 @@ def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
     corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
     assert _colour_continues(tiles, corner)
     assert not _colour_continues(face, corner)
+
+
+@pytest.mark.parametrize("style", ["stickered", "stickerless"])
+def test_stickers_fill_the_corners_of_their_cells(style):
+    # A face's stickers cover their cells' middles out to the corners; the same grid over
+    # diamonds (a checkerboard turned 45 degrees to it) leaves those corners bare.
+    for seed in range(4):
+        spec = random_scene_spec(np.random.default_rng(seed), 3, resolution=(640, 480), hard=False)
+        image = render_scene(replace(spec, style=style))[0]
+        detection = detect_grid(image)
+        assert detection is not None and detection.size == 3
+        assert not _turned_in_cells(image, detection, _ringed_lab(image, detection))
+    diamonds = np.full((240, 240, 3), (230, 230, 230), np.uint8)
+    y, x = np.mgrid[0:240, 0:240]
+    diamonds[(np.abs((x % 40) - 19.5) + np.abs((y % 40) - 19.5)) < 20] = (30, 30, 30)
+    grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
+    assert _turned_in_cells(diamonds, grid, _ringed_lab(diamonds, grid))
