@@ -87,6 +87,7 @@ RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cell
 MAX_FILL_DIFFERENCE = 0.2  # bounding-box fill of a region lined up with a lattice cell
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
+FLAT_CELL_CONFIDENCE = 0.5  # below this a cell is not one flat colour (or is barely seen)
 STICKER_CORNER = 0.3  # a sticker reaches this far from its cell's middle along both axes
 
 
@@ -504,10 +505,21 @@ THOROUGH_SIDES = (240, 280, 480, 560, 640)  # long sides of a thorough search's 
 
 def _more_scales(image: np.ndarray, size: int | None) -> FaceDetection | None:
     """The region cue at more scales: regions are found at the pixel level, so each scale
-    sees a face's stickers break up or merge in its own way."""
+    sees a face's stickers break up or merge in its own way.
+
+    Last, at the region cue's own scales, each block of two or three stickers in a row is
+    also taken as its stickers: on a stickerless cube (or a blurred small photo) neighbours
+    of one colour merge, and a face of several such blocks leaves too few single stickers to
+    link. A lattice through such parts is partly a guess: its face stands only when every
+    cell is flat.
+    """
     long_side = max(image.shape[:2])
-    for side in THOROUGH_SIDES:
-        found = _detect_scaled(image, min(2.0, side / long_side), size, (0.0, 0.0), 1)
+    passes = [(min(2.0, side / long_side), False) for side in THOROUGH_SIDES]
+    passes += [(scale, True) for scale in _region_scales(long_side)]
+    for scale, split in passes:
+        found = _detect_scaled(image, scale, size, (0.0, 0.0), 1, split_blocks=split)
+        if split:
+            found = [face for face in found if (face.confidence >= FLAT_CELL_CONFIDENCE).all()]
         if found and not _not_a_face(image, found[0]):
             return found[0]
     return None
@@ -534,14 +546,10 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     """The region-lattice cue at a coarse, then (for large frames) a finer scale; last, when
     neither found a face, at a coarser scale still."""
     long_side = max(image.shape[:2])
-    # Frames smaller than the first pass's size are enlarged for the second: edges eat a
-    # pixel or two of every region, which is most of a sticker a dozen pixels wide.
-    fine = REGION_FINE_SIDE / long_side
-    fine = min(2.0, fine) if long_side <= REGION_WORK_SIDE else min(1.0, fine)
-    first = min(1.0, REGION_WORK_SIDE / long_side)
+    first = _region_scales(long_side)[0]
     # A 2x2 with one sticker unseen only stands when no pass finds more.
     last_resort: list[FaceDetection] = []
-    for scale in dict.fromkeys([first, fine]):
+    for scale in _region_scales(long_side):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found and not all(_three_seen_of_four(face) for face in found):
             return found
@@ -561,6 +569,15 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
         if (face.confidence > INFERRED_CONFIDENCE).all() and not _continues_at(image, first, face)
     ]
     return found or last_resort
+
+
+def _region_scales(long_side: int) -> list[float]:
+    """The region cue's first and (when it differs) fine scale for a frame's long side."""
+    # Frames smaller than the first pass's size are enlarged for the second: edges eat a
+    # pixel or two of every region, which is most of a sticker a dozen pixels wide.
+    fine = REGION_FINE_SIDE / long_side
+    fine = min(2.0, fine) if long_side <= REGION_WORK_SIDE else min(1.0, fine)
+    return list(dict.fromkeys([min(1.0, REGION_WORK_SIDE / long_side), fine]))
 
 
 def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
@@ -668,12 +685,17 @@ def _detect_scaled(
     size: int | None,
     offset: tuple[float, float],
     max_faces: int,
+    *,
+    split_blocks: bool = False,
 ) -> list[FaceDetection]:
     height, width = bgr.shape[:2]
     lab = _working_lab(bgr, scale)
     sx = lab.shape[1] / width
     sy = lab.shape[0] / height
-    regions = _find_regions(lab)
+    if split_blocks:
+        regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
+    else:
+        regions = _find_regions(lab)
     if len(regions.areas) < 2 * 2:
         return []
     lattices = _link_lattices(regions)
@@ -746,7 +768,7 @@ def _edges(lab: np.ndarray) -> np.ndarray:
     return edges
 
 
-def _find_regions(lab: np.ndarray) -> _Regions:
+def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
     edges = _edges(lab)
     # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
     free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
@@ -778,21 +800,67 @@ def _find_regions(lab: np.ndarray) -> _Regions:
     trace = sxx + syy
     disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
     elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
-    good = (compact > 0.82) & (compact < 1.12) & (elongation < 2.6)
+    good = (compact > 0.82) & (compact < 1.12) & (elongation < max_elongation)
     index, sxx, syy, sxy, det = index[good], sxx[good], syy[good], sxy[good], det[good]
     areas = area[index]
-    # Whitening matrix: cov^(-1/2) scaled so a unit square maps to a unit square.
     cov = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], -2)
-    eigval, eigvec = np.linalg.eigh(cov)
-    inv_sqrt = eigvec @ (np.sqrt(1.0 / 12.0 / eigval)[..., None] * np.swapaxes(eigvec, -1, -2))
-    # Edges and dilation eat about 1.5 px from every side of a region.
+    whiten = _whitening(cov, areas)
     sides = np.sqrt(areas) + 2.0
-    factor = (sides / np.sqrt(areas))[:, None, None]
-    whiten = inv_sqrt / factor
     # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
     # row and column there: its centroid sits half a pixel down-right of the sticker's.
     box_fill = areas / (bw[index] * bh[index])
     return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill)
+
+
+MAX_BLOCK_STICKERS = 3  # longest row of merged same-colour stickers taken apart
+
+
+def _with_block_stickers(regions: _Regions) -> _Regions:
+    """The regions plus the stickers of every block of 2..MAX_BLOCK_STICKERS in a row.
+
+    A block is a compact region about k times as long as wide (k rounded). Its frame (the
+    inverse of its whitening) maps the unit square onto it; its stickers are that rectangle
+    cut in k along its long side. The block itself stays (it fills its cells as merged).
+    """
+    extent = np.linalg.inv(regions.whiten)
+    sides, axes = np.linalg.eigh(extent)  # ascending: the long side is the last
+    stickers = np.rint(sides[:, 1] / sides[:, 0]).astype(int)
+    parts_c, parts_a, parts_w, parts_f = [], [], [], []
+    for k in range(2, MAX_BLOCK_STICKERS + 1):
+        block = np.flatnonzero(stickers == k)
+        if len(block) == 0:
+            continue
+        axis, width, length = axes[block, :, 1], sides[block, 0], sides[block, 1] / k
+        part = np.stack([width, length], -1)
+        part_whiten = axes[block] @ ((1.0 / part)[..., None] * np.swapaxes(axes[block], -1, -2))
+        # Bounding-box fill of a width x length rectangle turned by the long side's angle.
+        cos, sin = np.abs(axis[:, 0]), np.abs(axis[:, 1])
+        fill = width * length / ((length * cos + width * sin) * (length * sin + width * cos))
+        for i in range(k):
+            offset = axis * ((i - (k - 1) / 2) * length)[:, None]
+            parts_c.append(regions.centers[block] + offset)
+            parts_a.append(regions.areas[block] / k)
+            parts_w.append(part_whiten)
+            parts_f.append(fill)
+    if not parts_c:
+        return regions
+    areas = np.concatenate(parts_a)
+    return _Regions(
+        np.concatenate([regions.centers, *parts_c]),
+        np.concatenate([regions.areas, areas]),
+        np.concatenate([regions.whiten, *parts_w]),
+        np.concatenate([regions.sides, np.sqrt(areas) + 2.0]),
+        np.concatenate([regions.box_fill, *parts_f]),
+    )
+
+
+def _whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
+    """cov^(-1/2), scaled so a region maps to a unit square: each region's own frame."""
+    eigval, eigvec = np.linalg.eigh(cov)
+    inv_sqrt = eigvec @ (np.sqrt(1.0 / 12.0 / eigval)[..., None] * np.swapaxes(eigvec, -1, -2))
+    # Edges and dilation eat about 1.5 px from every side of a region.
+    factor = ((np.sqrt(areas) + 2.0) / np.sqrt(areas))[:, None, None]
+    return inv_sqrt / factor
 
 
 # ----------------------------------------------------------------------------------------------

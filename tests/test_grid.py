@@ -225,6 +225,57 @@ def test_a_stickerless_face_with_merged_same_colour_stickers_is_found() -> None:
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [90, 330], atol=6)
 
 
+_RED, _BLUE, _GREEN, _YELLOW, _ORANGE = (
+    (40, 40, 200), (170, 80, 20), (40, 160, 40), (40, 210, 230), (30, 130, 240),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "colours",
+    [
+        # A domino and an L of three merged: four single stickers, no three in a row.
+        [[_YELLOW, _YELLOW, _ORANGE], [_BLUE, _RED, _RED], [_ORANGE, _RED, _GREEN]],
+        # A whole row merged and a domino: the four single stickers are a 2x2 on their own.
+        [[_ORANGE, _YELLOW, _BLUE], [_GREEN, _ORANGE, _BLUE], [_YELLOW, _YELLOW, _YELLOW]],
+    ],
+    ids=["domino-and-L", "row-and-domino"],
+)
+@pytest.mark.parametrize("cell", [20, 60])
+def test_the_thorough_search_takes_merged_rows_apart(colours, cell: int) -> None:
+    # Stickerless, no seams: each same-colour row of two or three is one region, too long to
+    # link (a row of three is even dropped as no sticker's shape). The thorough search (a
+    # photo known to show a face, N known) keeps such blocks and also cuts them into their
+    # stickers; the fast search alone finds no 3x3 here.
+    margin = 2 * cell
+    image = _drawn_face(colours, cell=cell, gap=0, margin=margin)
+    cv2.rectangle(image, (margin - 2, margin - 2), (margin + 3 * cell + 1,) * 2, (25, 25, 25), 3)
+    fast = detect_grid(image, 3)
+    assert fast is None
+    detection = detect_grid(image, 3, thorough=True)
+    assert detection is not None and detection.size == 3
+    corners = np.array([[0, 0], [3, 0], [3, 3], [0, 3]]) * cell + margin
+    assert np.abs(detection.quad - corners).max() < 0.15 * cell
+
+
+def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
+    # Bricks are two squares long: cut in two, a running bond is a perfect square lattice
+    # of cube colours. It continues past every side, so it is no face.
+    rng = np.random.default_rng(0)
+    colours = np.array([_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, (230, 230, 230)], np.uint8)
+    for _ in range(8):
+        image = np.full((480, 640, 3), 90, np.uint8)
+        length = int(rng.integers(30, 90))
+        mortar = int(rng.integers(2, 6))
+        for row in range(480 // (length // 2) + 1):
+            y = row * (length // 2)
+            for x in range(-(row % 2) * length // 2, 640, length):
+                brick = colours[rng.integers(len(colours))]
+                image[y + mortar : y + length // 2, max(0, x + mortar) : x + length] = brick
+        turn = cv2.getRotationMatrix2D((320, 240), float(rng.uniform(-40, 40)), 1.0)
+        image = cv2.warpAffine(image, turn, (640, 480), borderValue=(90, 90, 90))
+        assert detect_grid(image, 3, thorough=True) is None
+
+
 def test_a_stray_square_beside_the_face_does_not_widen_it() -> None:
     # A sticker-sized object one pitch past the border lines up with the lattice; the face
     # must still be the 3x3 (windows smaller than the lattice are considered).
