@@ -3,15 +3,20 @@
 For every detected cell the inner part (the middle half of the cell, away from the
 black gaps and the sticker's rounded corners) is read in CIELAB; highlight pixels (much
 lighter and paler than the patch's median: glare on a glossy sticker) are dropped, and
-the trimmed median of the rest is the sample. The spread (median distance from it, in
-ΔE) says how uniform the patch was: high for a glared, occluded or mis-placed cell.
+the trimmed median of the rest is the sample. When a highlight floods the whole inner
+patch, the sample is a pale, light mix of the sticker's colour and the light's: if the
+wider patch (the middle 90% of the cell) shows the same hue much more chromatic where the
+highlight does not reach, and the inner sample is that colour plus a near-grey light, the
+cell is read from there instead. The spread (median distance of the inner patch from the
+sample, in ΔE) says how uniform the patch was: high for a glared, occluded or mis-placed
+cell.
 
-The patches are read all at once, as one small image: each cell's inner patch is
-resampled onto a square of at most 12 x 12 points (about one point per pixel for small
-stickers; a hundred-odd points give the median, more would only cost time) by a single
-``cv2.remap``; the points go to CIELAB (:func:`scanner.colorspace.bgr_to_lab`, which
-decodes 8-bit pixels by table), and the robust statistics of every
-cell run in one compiled (numba) loop. A face costs well under a millisecond.
+The patches are read all at once, as one small image: each cell's inner and wider patches
+are resampled onto squares of at most 12 x 12 points (about one point per pixel of the
+inner patch for small stickers; a hundred-odd points give the median, more would only cost
+time) by a single ``cv2.remap``; the points go to CIELAB
+(:func:`scanner.colorspace.bgr_to_lab`, which decodes 8-bit pixels by table), and the
+robust statistics of every cell run at once in NumPy. A face costs about a millisecond.
 
 Examples
 --------
@@ -34,7 +39,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scanner.colorspace import bgr_to_lab, lab_to_bgr
+from scanner.colorspace import XYZ_TO_RGB, bgr_to_lab, lab_to_bgr, lab_to_xyz
 from scanner.grid import FaceDetection, as_bgr
 
 _INNER = 0.5  # side of the sampled patch, as a fraction of the cell
@@ -43,6 +48,21 @@ _MIN_STEPS = 3  # ... and at least (a tiny patch is oversampled rather than miss
 _MIN_POINTS = 3  # fewer readable points than this: the cell is not read
 _GLARE_L = 12.0  # a pixel this much lighter than the patch median ...
 _GLARE_CHROMA = 0.6  # ... with less than this share of its chroma is a highlight
+# A highlight that floods the inner patch leaves a pale, light mix of the sticker's colour and
+# the light's; the sticker's own colour still shows where the highlight does not reach (its
+# rim, the side away from the light). Such a cell is read from the wider patch's points of the
+# same hue (within _BODY_HUE degrees), darker and much more chromatic than the inner sample.
+_WIDE = 0.9  # side of the wider patch, as a fraction of the cell
+_BODY_HUE = 30.0
+_BODY_GAIN = 15.0  # chroma above the inner sample's, at least ...
+_BODY_RATIO = 1.6  # ... and this many times it
+_BODY_SHARE = 0.08  # share of the wider patch's points that must show the colour
+_MIN_HUE_CHROMA = 6.0  # an inner sample paler than this has no hue to follow (a white)
+# The light a highlight adds is near grey in a white-balanced photo: in linear RGB, the inner
+# sample minus the sticker's colour has its weakest channel at least this share of its
+# strongest. A neighbour's colour seen past a misplaced box, or skin over the sticker, is not
+# the sticker under added light and fails this.
+_ADDED_GREY = 0.3
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,10 +84,10 @@ class ColorSamples:
     spread: np.ndarray
 
 
-def patch_points(cells: np.ndarray, steps: int) -> np.ndarray:
+def patch_points(cells: np.ndarray, steps: int, fraction: float = _INNER) -> np.ndarray:
     """Points spread evenly over each cell's inner patch, in image pixels.
 
-    A cell's patch is the middle ``_INNER`` of it in both directions, mapped bilinearly
+    A cell's patch is the middle ``fraction`` of it in both directions, mapped bilinearly
     from the cell's four corners (a cell is small enough that perspective within it is
     negligible).
 
@@ -78,6 +98,8 @@ def patch_points(cells: np.ndarray, steps: int) -> np.ndarray:
         :attr:`scanner.grid.FaceDetection.cells`).
     steps
         Points along each side of a patch.
+    fraction
+        Side of the patch as a fraction of the cell's (the inner half by default).
 
     Returns
     -------
@@ -90,13 +112,13 @@ def patch_points(cells: np.ndarray, steps: int) -> np.ndarray:
     >>> patch_points(square, 2)[0].tolist()
     [[3.0, 3.0], [5.0, 3.0], [3.0, 5.0], [5.0, 5.0]]
     """
-    return _corner_weights(steps) @ np.asarray(cells, dtype=np.float64)
+    return _corner_weights(steps, fraction) @ np.asarray(cells, dtype=np.float64)
 
 
-@lru_cache(maxsize=16)
-def _corner_weights(steps: int) -> np.ndarray:
+@lru_cache(maxsize=32)
+def _corner_weights(steps: int, fraction: float) -> np.ndarray:
     """(steps * steps, 4) bilinear weights of a cell's corners for its patch's points."""
-    along = 0.5 - _INNER / 2 + _INNER * (np.arange(steps) + 0.5) / steps
+    along = 0.5 - fraction / 2 + fraction * (np.arange(steps) + 0.5) / steps
     u, v = (t.ravel() for t in np.meshgrid(along, along))
     weights = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)
     weights.flags.writeable = False
@@ -145,6 +167,60 @@ def _robust_colours(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
     samples[read] = sample
     spread[read] = _masked_median(np.linalg.norm(points - sample[:, None], axis=2), kept)
     return samples, spread
+
+
+def _unglared_colours(
+    samples: np.ndarray,
+    spread: np.ndarray,
+    inner: tuple[np.ndarray, np.ndarray],
+    wide: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cells whose inner patch is a highlight's pale mix, read from their unglared part.
+
+    A specular highlight adds the light's colour to the sticker's: lighter, paler, about the
+    same hue. So where the wider patch (``wide``: points (C, Q, 3) and validity (C, Q)) holds
+    enough points of the inner sample's hue that are darker and much more chromatic than it,
+    and the inner sample is the median of the more chromatic half of those points plus a
+    near-grey light, the inner sample was washed out and that median is the sticker's colour.
+    A white sticker has no hue to follow and is left alone.
+    The spread of such a cell is its inner patch's (``inner``) distance from the new sample:
+    large, flagging the cell as read from little.
+    """
+    lightness, chroma, hue = _lch(samples)
+    points, valid = wide
+    point_l, point_chroma, point_hue = _lch(points)
+    turn = np.abs((point_hue - hue[:, None] + 180.0) % 360.0 - 180.0)
+    body = valid & (turn <= _BODY_HUE) & (point_l < lightness[:, None])
+    body &= point_chroma >= np.maximum(chroma + _BODY_GAIN, _BODY_RATIO * chroma)[:, None]
+    found = body.sum(axis=1)
+    glared = (chroma >= _MIN_HUE_CHROMA) & (found >= np.maximum(3, _BODY_SHARE * valid.sum(1)))
+    if not glared.any():
+        return samples, spread
+    points, body = points[glared], body[glared]
+    richer = body & (point_chroma[glared] >= _masked_median(point_chroma[glared], body)[:, None])
+    colour = _masked_median(points, richer)
+    added = (lab_to_xyz(samples[glared]) - lab_to_xyz(colour)) @ XYZ_TO_RGB.T
+    added_light = added.min(axis=1) >= _ADDED_GREY * added.max(axis=1)
+    added_light &= added.max(axis=1) > 0
+    if not added_light.any():
+        return samples, spread
+    glared[glared] = added_light
+    colour = colour[added_light]
+    samples, spread = samples.copy(), spread.copy()
+    samples[glared] = colour
+    inner_points, inner_valid = inner[0][glared], inner[1][glared]
+    distance = np.linalg.norm(inner_points - colour[:, None], axis=2)
+    spread[glared] = _masked_median(distance, inner_valid)
+    return samples, spread
+
+
+def _lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lightness, chroma and hue angle (degrees, 0..360) of Lab colours (NaN stays NaN)."""
+    return (
+        lab[..., 0],
+        np.hypot(lab[..., 1], lab[..., 2]),
+        np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0,
+    )
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -226,7 +302,9 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     """
     image = as_bgr(frame)
     cells = np.asarray(cells, dtype=np.float64)
-    points = patch_points(cells, _steps(cells))
+    steps = _steps(cells)
+    inner_count = steps * steps
+    points = np.concatenate([patch_points(cells, steps), patch_points(cells, steps, _WIDE)], axis=1)
     limit = np.array([image.shape[1] - 0.5, image.shape[0] - 0.5])
     if points.min() >= -0.5 and (points.max(axis=(0, 1)) <= limit).all():
         valid = np.ones(points.shape[:2], bool)  # the usual case, at a fraction of the cost
@@ -236,7 +314,12 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     # outside the frame are read at its border, then left out).
     inside = np.clip(points, -0.5, limit).astype(np.float32)
     pixels = cv2.remap(image, inside, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    lab, spread = _robust_colours(bgr_to_lab(pixels), valid)
+    pixels_lab = bgr_to_lab(pixels)
+    inner = pixels_lab[:, :inner_count], valid[:, :inner_count]
+    lab, spread = _robust_colours(*inner)
+    lab, spread = _unglared_colours(
+        lab, spread, inner, (pixels_lab[:, inner_count:], valid[:, inner_count:])
+    )
     bgr = np.zeros((len(cells), 3), np.uint8)
     seen = np.isfinite(lab).all(axis=1)
     if seen.any():

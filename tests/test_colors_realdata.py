@@ -8,7 +8,8 @@ box is a few pixels wide). Upstream labels confirmed wrong by eye are excluded, 
 with the reason in WRONG_LABELS.
 
 Each box is read by the production sampler (scanner.sampling.sample_cells: the middle half
-of the box, highlights dropped), as a detected cell would be.
+of the box, highlights dropped, a cell flooded by a highlight read from its unglared part),
+as a detected cell would be.
 """
 
 from __future__ import annotations
@@ -58,26 +59,31 @@ WRONG_LABELS = {
     ),
 }
 # Sticker accuracy reached per source (no profile), floored a little below the measured
-# rate: labelled faces 763/771, 345/351, 868/876; all boxed faces 1533/1602, 345/351, 883/892.
+# rate: labelled faces 765/771, 346/351, 868/876; all boxed faces 1535/1602, 346/351, 883/892.
 # What is still wrong on labelled faces (checked by eye, labels right):
-# - fully glared blues: stickerless sky-blue faces washed out to L 75-80, chroma 8-17 (retinanet
-#   Cube_00018 boxes 0-2, 4, 5), a blue under a highlight covering its whole inner patch
-#   (Cube_00034 box 0), and a blue two-thirds glared (LazyCube 095843866 box 2) taken as the
-#   face's white point: one face alone cannot tell them from whites under a cool cast;
+# - blues whose every inner patch is glare with no unglared colour beside it: stickerless
+#   sky-blue faces washed out to L 73-80, chroma 10-17 over the whole tile, the rim hardly more
+#   chromatic (retinanet Cube_00018 boxes 0-2, 5), and a blue under a warm highlight covering
+#   all but a thin rim (Cube_00034 box 0: inner patch L 90, chroma 14, hue 93, a yellowish
+#   white): one face alone cannot tell them from whites under a cast. (The sampler reads a
+#   flooded cell from its unglared part when it shows one: Cube_00018 box 4, LazyCube
+#   095843866 box 2 and 100034454 box 1 are read so.)
 # - red against orange where they share a hue: vermilion oranges (hue 37-43) on faces with no
 #   red or beside crimson reds (rubyrizz 7-56-4x series; only lightness tells them apart, and
 #   lightness across a face varies with shading), reddish oranges and orange-looking reds of
-#   one LazyCube series (095656455, 095903372, 100053860, 100500587), oranges glared to salmon
-#   over most of their inner patch (LazyCube 100034454 box 1, 100151982 box 2);
+#   one LazyCube series (095656455, 095903372, 100053860, 100500587), an orange glared to salmon
+#   over most of its cell (LazyCube 100151982 box 2: its unglared corners, too small a share of
+#   the cell for the sampler, read L 56, chroma 41, hue 36, still nearer the face's crimson red
+#   than the model's orange);
 # - an amber orange (hue 78) on a camera that turns every hue (rubyrizz 29 box 6).
 FLOORS_LABELLED = {
-    "SawaXV/LazyCube": 0.988,
-    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.982,
+    "SawaXV/LazyCube": 0.990,
+    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.985,
     "tanmay-sketch/rubyrizz-data": 0.990,
 }
 FLOORS_ALL_BOXES = {
-    "SawaXV/LazyCube": 0.956,
-    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.982,
+    "SawaXV/LazyCube": 0.957,
+    "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet": 0.985,
     "tanmay-sketch/rubyrizz-data": 0.989,
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,3 +149,46 @@ def test_sample_cells_reads_a_shaded_box_under_a_highlight() -> None:
     sticker[3:7, :] = False  # the highlight's rows inside the inner patch (rows 5..14)
     truth = np.median(bgr_to_lab(image[5:15, 5:15][sticker]), axis=0)
     assert np.linalg.norm(lab - truth) < 3.0
+
+
+def _box_image(sticker_bgr, size: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """A sticker filling a ``size`` pixel box, with a gentle shading; the box as a cell."""
+    shade = np.linspace(0.85, 1.0, size)[:, None, None]
+    image = np.round(shade * np.array(sticker_bgr, float)).astype(np.uint8)
+    image = np.repeat(image, size, axis=1)
+    box = np.array([[[0.0, 0.0], [size, 0.0], [size, size], [0.0, size]]])
+    return image, box
+
+
+def test_a_highlight_flooding_the_inner_patch_is_read_from_the_unglared_part() -> None:
+    # A blue sticker whose whole middle (and more) is under a highlight that adds a grey
+    # light: the inner patch reads a pale sky blue; the sticker's blue shows around it.
+    image, box = _box_image((200, 90, 20))
+    blue = bgr_to_lab(image[36:38, 2:38].reshape(-1, 3)).mean(axis=0)
+    yy, xx = np.mgrid[:40, :40]
+    highlight = np.clip(1.2 - np.hypot(yy - 17.0, xx - 17.0) / 16.0, 0.0, 1.0)[..., None]
+    glared = image + highlight * (235.0 - image) * 0.85
+    image = np.round(glared).astype(np.uint8)
+    inner = bgr_to_lab(image[10:30, 10:30].reshape(-1, 3))
+    assert np.hypot(*np.median(inner, axis=0)[1:]) < 0.6 * np.hypot(*blue[1:])  # washed out
+    samples = sample_cells(image, box)
+    lab = samples.lab[0]
+    hue = np.degrees(np.arctan2(lab[2], lab[1]) - np.arctan2(blue[2], blue[1]))
+    assert abs((hue + 180) % 360 - 180) < 10
+    assert np.hypot(*lab[1:]) > 0.75 * np.hypot(*blue[1:])
+    assert samples.spread[0] > 15  # read from little: flagged by a large spread
+
+
+@pytest.mark.parametrize(
+    ("sticker", "neighbour"),
+    [((235, 220, 205), (200, 90, 20)), ((200, 225, 240), (20, 100, 230))],
+    ids=["white-in-cool-light-beside-blue", "white-in-warm-light-beside-orange"],
+)
+def test_a_tinted_white_beside_a_neighbour_of_its_tint_stays_white(sticker, neighbour) -> None:
+    # A misplaced box takes in a strip of the neighbouring sticker, whose hue is the white's
+    # tint: that neighbour is not this sticker seen without glare, and the white stays white.
+    image, box = _box_image(sticker)
+    image[:, :7] = neighbour
+    clean, _ = _box_image(sticker)
+    lab = sample_cells(image, box).lab[0]
+    assert np.linalg.norm(lab - sample_cells(clean, box).lab[0]) < 3
