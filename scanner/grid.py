@@ -813,22 +813,18 @@ def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
 
 
 MAX_BLOCK_STICKERS = 3  # longest row of merged same-colour stickers taken apart
-BLOCK_RATIO_TOLERANCE = 0.35  # a block of k is k +- this times as long as wide (perspective)
 
 
 def _with_block_stickers(regions: _Regions) -> _Regions:
     """The regions plus the stickers of every block of 2..MAX_BLOCK_STICKERS in a row.
 
-    A block is a compact region about k times as long as wide. Its frame (the
+    A block is a compact region about k times as long as wide (k rounded). Its frame (the
     inverse of its whitening) maps the unit square onto it; its stickers are that rectangle
     cut in k along its long side. The block itself stays (it fills its cells as merged).
     """
     extent = np.linalg.inv(regions.whiten)
     sides, axes = np.linalg.eigh(extent)  # ascending: the long side is the last
-    ratio = sides[:, 1] / sides[:, 0]
-    stickers = np.rint(ratio).astype(int)
-    # A rectangle of 1.5 squares is no row of stickers.
-    stickers[np.abs(ratio - stickers) > BLOCK_RATIO_TOLERANCE] = 0
+    stickers = np.rint(sides[:, 1] / sides[:, 0]).astype(int)
     parts_c, parts_a, parts_w, parts_f = [], [], [], []
     for k in range(2, MAX_BLOCK_STICKERS + 1):
         block = np.flatnonzero(stickers == k)
