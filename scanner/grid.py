@@ -18,8 +18,9 @@
 4. Scales: the working scale first, then a finer one for small faces, then a coarse
    one for large blurred faces; then the second cue, sticker quads from several
    binarisations fitted to a lattice by RANSAC. A thorough search (offline photos) tries
-   more scales. A board pattern (two colours alternating with no seams) is refused, and
-   so is a grid whose colours repeat in the flat cells past three of its sides (tiles).
+   more scales, then cuts rows of merged same-colour stickers into their stickers. A
+   board pattern (two colours alternating with no seams) is refused, and so is a grid
+   whose colours repeat in the flat cells past three of its sides (tiles).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
