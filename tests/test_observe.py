@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scanner.observe
@@ -28,6 +28,8 @@ def _video(seed: int):
     step=st.floats(0.0, 2 * SAME_READING),
 )
 def test_same_reading_is_every_cell_within_the_tolerance(seed, cells, step):
+    # A step of exactly the tolerance lands a rounding error either side of it.
+    assume(abs(step - SAME_READING) > 1e-9)
     rng = np.random.default_rng(seed)
     lab = rng.uniform([0, -80, -80], [100, 80, 80], (cells, 3))
     last = FaceObservation(round(cells**0.5), "W" * cells, lab)
