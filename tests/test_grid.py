@@ -225,9 +225,16 @@ def test_a_stickerless_face_with_merged_same_colour_stickers_is_found() -> None:
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [90, 330], atol=6)
 
 
-_RED, _BLUE, _GREEN, _YELLOW, _ORANGE = (
+_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, _WHITE = (
     (40, 40, 200), (170, 80, 20), (40, 160, 40), (40, 210, 230), (30, 130, 240),
+    (230, 230, 230),
 )  # fmt: skip
+#: A stickered 3x3 with six colours, no two neighbours alike.
+_MIXED_FACE = [
+    [_RED, _WHITE, _GREEN],
+    [_BLUE, _YELLOW, _ORANGE],
+    [_GREEN, _RED, _WHITE],
+]
 
 
 @pytest.mark.parametrize(
@@ -261,7 +268,7 @@ def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
     # Bricks are two squares long: cut in two, a running bond is a perfect square lattice
     # of cube colours. It continues past every side, so it is no face.
     rng = np.random.default_rng(0)
-    colours = np.array([_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, (230, 230, 230)], np.uint8)
+    colours = np.array([_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, _WHITE], np.uint8)
     for _ in range(8):
         image = np.full((480, 640, 3), 90, np.uint8)
         length = int(rng.integers(30, 90))
@@ -279,12 +286,7 @@ def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
 def test_a_stray_square_beside_the_face_does_not_widen_it() -> None:
     # A sticker-sized object one pitch past the border lines up with the lattice; the face
     # must still be the 3x3 (windows smaller than the lattice are considered).
-    colours = [
-        [(40, 40, 200), (230, 230, 230), (40, 160, 40)],
-        [(170, 80, 20), (40, 210, 230), (30, 130, 240)],
-        [(40, 160, 40), (40, 40, 200), (230, 230, 230)],
-    ]
-    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    image = _drawn_face(_MIXED_FACE, cell=60, gap=5, margin=120)
     # The stray square, a pitch to the right of the middle-right sticker.
     cv2.rectangle(image, (120 + 3 * 60 + 5, 120 + 60 + 5), (120 + 4 * 60 - 6, 120 + 2 * 60 - 6),
                   (200, 60, 160), -1)  # fmt: skip
@@ -441,12 +443,7 @@ def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles()
     # Two squares a pitch past the face's right side, turned 45 degrees (smaller than the
     # stickers, so they do not join the lattice): tiles or keys that continue a grid line up
     # with it, these do not.
-    colours = [
-        [(40, 40, 200), (230, 230, 230), (40, 160, 40)],
-        [(170, 80, 20), (40, 210, 230), (30, 130, 240)],
-        [(40, 160, 40), (40, 40, 200), (230, 230, 230)],
-    ]
-    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    image = _drawn_face(_MIXED_FACE, cell=60, gap=5, margin=120)
     for row in (0, 1):
         centre = (120 + 3 * 60 + 30, 120 + row * 60 + 30)
         diamond = cv2.boxPoints((centre, (36, 36), 45.0))
