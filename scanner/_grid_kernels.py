@@ -28,6 +28,15 @@ def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _run_end(row: np.ndarray, start: int) -> int:
+    """End (exclusive) of the run of equal labels that starts at ``start`` in an image row."""
+    end = start + 1
+    while end < len(row) and row[end] == row[start]:
+        end += 1
+    return end
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _label_stats(labels: np.ndarray, count: int):
     """Area, bounding box (left, top, width, height) and centroid of every label, as
     ``cv2.connectedComponentsWithStats`` gives them (a label's centroid is its integer
@@ -45,9 +54,7 @@ def _label_stats(labels: np.ndarray, count: int):
         while x < width:
             # A run of one label along the row: stickers are wide, so runs are long.
             label = labels[y, x]
-            end = x + 1
-            while end < width and labels[y, end] == label:
-                end += 1
+            end = _run_end(labels[y], x)
             if stats[label, 4] == 0:
                 stats[label, 1] = y  # rows come in order: the first one seen is the top
             stats[label, 0] = min(stats[label, 0], x)
@@ -82,9 +89,7 @@ def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarra
         while x < width:
             # A run of one label along the row, skipped whole when the label has no row.
             label = labels[y, x]
-            end = x + 1
-            while end < width and labels[y, end] == label:
-                end += 1
+            end = _run_end(labels[y], x)
             row = lookup[label]
             if row >= 0:
                 dy = y - centroids[row, 1]
