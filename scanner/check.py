@@ -29,7 +29,6 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -41,11 +40,11 @@ import numpy as np
 
 from calibration.profile import Profile
 from scanner.assemble import Assembly, assemble, can_be_sound
-from scanner.colors import Classification, ColorInfo, classify, colors_json, name_face_colors
-from scanner.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
+from scanner.colors import Classification, ColorInfo, classify, colors_json
 from scanner.draw import annotate_face, draw_net, fills_from_names
 from scanner.grid import detect_grid
 from scanner.imageio import read_image
+from scanner.photo_light import balance_photos, relight_misfits
 from scanner.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from scanner.report_html import thumbnail_data_uri
 from scanner.sampling import sample_colors
@@ -239,59 +238,6 @@ def _solution(report: ValidationReport, state: CubeState) -> tuple[tuple[Move, .
     return tuple(solve(state)), ""
 
 
-def balance_photos(face_samples: Sequence[np.ndarray], rounds: int = 3) -> list[np.ndarray]:
-    """The photos' colour samples as if every photo had been taken under one light.
-
-    Each face is often photographed under its own light (a window on one side, a lamp
-    on the other, one face in shadow: five times darker, or warmer). Each photo's
-    stickers are first named on their own (:func:`scanner.colors.name_face_colors`, which
-    finds the photo's white point in the photo itself); the gain per cone channel that
-    best maps a photo's stickers onto the cube-wide means of their colours is that
-    photo's light relative to the cube's average light (a von Kries model per photo), and
-    dividing it out makes the photos comparable before the whole cube is named at once.
-    A few misnamed stickers on a face shift its gain only a little (least squares over
-    the face's N*N stickers); the means and gains are refined in turn.
-
-    Parameters
-    ----------
-    face_samples
-        Six (or any number of) arrays (n, 3) of CIELAB samples, one per photo.
-    rounds
-        Refinements of the cube-wide means and the per-photo gains.
-
-    Returns
-    -------
-    list of numpy.ndarray
-        The balanced samples, shaped as given.
-
-    Examples
-    --------
-    >>> from scanner.colorspace import adapt_lab
-    >>> face = np.array([[85.0, 0, 0], [42, 58, 32], [60, 45, 60], [82, -6, 75]])
-    >>> dim_warm = adapt_lab(face, np.array([85.0, -8, -25]), target_l=45.0)  # a dim lamp
-    >>> balanced = balance_photos([face, dim_warm])
-    >>> bool(np.abs(balanced[0] - balanced[1]).max() < 1.0)
-    True
-    """
-    names = np.concatenate([name_face_colors(samples).names for samples in face_samples])
-    cones = [lab_to_xyz(np.asarray(samples, dtype=float)) @ BRADFORD.T for samples in face_samples]
-    bounds = np.cumsum([0] + [len(samples) for samples in face_samples])
-    colours = sorted(set(names))
-    for _ in range(rounds):
-        stacked = np.concatenate(cones)
-        means = {name: stacked[names == name].mean(axis=0) for name in colours}
-        expected = np.stack([means[name] for name in names])
-        for photo, (first, last) in enumerate(itertools.pairwise(bounds)):
-            seen, wanted = cones[photo], expected[first:last]
-            gain = (seen * wanted).sum(axis=0) / np.maximum((wanted**2).sum(axis=0), 1e-12)
-            cones[photo] = seen / np.maximum(gain, 1e-3)
-    balanced = [xyz_to_lab(c @ BRADFORD_INV.T) for c in cones]
-    for lab in balanced:
-        # A sticker brighter than the cube's average white stays the brightest white.
-        lab[:, 0] = np.clip(lab[:, 0], 0.0, 100.0)
-    return balanced
-
-
 @dataclass(frozen=True, eq=False)
 class _Reading:
     """One way of reading the cube's colours, carried through assembly and repair."""
@@ -356,18 +302,20 @@ def _best_reading(
 ) -> _Reading:
     """The photos balanced against each other's light, unless as taken reads better.
 
-    Balanced samples are read first; a sound cube (which needs no repair) is taken at
-    once. Otherwise the samples as taken are read too, and a sound cube from them is
-    taken; failing both, each reading is repaired and the cube's constraints choose: the
+    Balanced samples (:func:`scanner.photo_light.balance_photos`) are read first; a
+    sound cube (which needs no repair) is taken at once. Otherwise the samples as taken
+    are read too, only the photos that match none of the others' colours re-lit
+    (:func:`scanner.photo_light.relight_misfits`), and a sound cube from them is taken;
+    failing both, each reading is repaired and the cube's constraints choose: the
     reading with the fewest repairs, then broken pieces, then problems (balanced on a
     tie). Either reading failing (e.g. an even cube's colours not recognised) leaves the
     other.
     """
     size = size_from_length(6 * len(face_samples[0]))
-    raw = np.concatenate([np.asarray(s, dtype=float) for s in face_samples])
     readings: list[tuple[_Named, _Assembled | None]] = []
     failures: list[BadInputError] = []
-    for lab in (np.concatenate(balance_photos(face_samples)), raw):
+    for balance in (balance_photos, relight_misfits):
+        lab = np.concatenate(balance(face_samples))
         try:
             named = _named(lab, size, profile)
             # A reading that no placement makes sound waits (its diagnosis is the costly
@@ -400,10 +348,10 @@ def cube_report(
     """From six faces' colour samples to the full report on the cube.
 
     The photos are balanced against each other's light first
-    (:func:`balance_photos`); the samples as taken are read too when that gives no
-    sound cube, and the cube's constraints pick the more plausible reading. The report's
-    colours carry the mean Lab of their stickers as the camera read them. When equally
-    good assemblies give different cubes and the photos' side samples are given, the
+    (:func:`scanner.photo_light.balance_photos`); the samples as taken are read too when
+    that gives no sound cube, and the cube's constraints pick the more plausible reading.
+    The report's colours carry the mean Lab of their stickers as the camera read them.
+    When equally good assemblies give different cubes and the photos' side samples are given, the
     colours seen beside the faces settle it if they clearly favour one (see
     :func:`_settled_by_sides`); otherwise the ambiguity is reported.
 

@@ -68,8 +68,9 @@ from functools import cache
 import cv2
 import numpy as np
 
-from scanner.colorspace import BRADFORD, BRADFORD_INV, bgr_to_lab, lab_to_xyz, xyz_to_lab
+from scanner.colorspace import bgr_to_lab
 from scanner.grid import FaceDetection, as_bgr
+from scanner.photo_light import balanced_lab, light_gains
 from scanner.sampling import sample_cells
 from solver.geometry import FACES, cube_geometry, face_axes
 
@@ -535,54 +536,6 @@ def partner_facelets(size: int, face: str, quarter_turns: int) -> np.ndarray:
     return partners
 
 
-def light_gains(face_lab: Sequence[np.ndarray], letters: Sequence[str]) -> np.ndarray:
-    """Each photo's light relative to the cube's average light, per cone channel.
-
-    A von Kries model per photo (as :func:`scanner.check.balance_photos`): the gain that
-    best maps a photo's stickers onto the cube-wide mean of their colours.
-
-    Parameters
-    ----------
-    face_lab
-        Per photo, (N*N, 3) CIELAB samples of its face.
-    letters
-        Per photo, the N*N colour letters its stickers were named.
-
-    Returns
-    -------
-    numpy.ndarray
-        (photos, 3) gains in Bradford cone space.
-
-    Examples
-    --------
-    >>> face = np.array([[85.0, 0, 0], [42, 58, 32]])
-    >>> dark = xyz_to_lab(lab_to_xyz(face) * 0.5)
-    >>> np.round(light_gains([face, dark], ["WR", "WR"]), 2).tolist()
-    [[1.33, 1.33, 1.33], [0.67, 0.67, 0.67]]
-    """
-    cones = [lab_to_xyz(np.asarray(lab, dtype=float)) @ BRADFORD.T for lab in face_lab]
-    names = np.array(list("".join(letters)))
-    stacked = np.concatenate(cones)
-    means = {name: stacked[names == name].mean(axis=0) for name in set(names)}
-    gains = []
-    for seen, photo_letters in zip(cones, letters, strict=True):
-        wanted = np.stack([means[name] for name in photo_letters])
-        gains.append((seen * wanted).sum(axis=0) / np.maximum((wanted**2).sum(axis=0), 1e-12))
-    return np.maximum(np.array(gains), 1e-3)
-
-
-def balanced_lab(lab: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """CIELAB samples of one photo with its light's ``gain`` divided out.
-
-    Examples
-    --------
-    >>> np.round(balanced_lab(np.array([[50.0, 20, 10]]), np.ones(3)), 6).tolist()
-    [[50.0, 20.0, 10.0]]
-    """
-    cones = lab_to_xyz(np.asarray(lab, dtype=float)) @ BRADFORD.T / gain
-    return xyz_to_lab(cones @ BRADFORD_INV.T)
-
-
 def shade_distance(samples: np.ndarray, references: np.ndarray) -> np.ndarray:
     """ΔE from each sample to each reference colour shaded as brightly as fits best.
 
@@ -665,10 +618,11 @@ def weigh_alternatives(
     turns), the stickers across each side of the photo are known
     (:func:`partner_facelets`), hence their expected colours. Each side sample is
     compared with the cube's own colours: the photos' face stickers, each photo's light
-    divided out (:func:`light_gains`), averaged per colour; the distance tolerates the
-    neighbouring face being shaded otherwise (:func:`shade_distance`). A sample's
-    likelihood under a colour is a Gaussian in that distance plus a floor for samples
-    like no colour (background, a finger), and counts in proportion to its confidence.
+    divided out (:func:`scanner.photo_light.light_gains`), averaged per colour; the
+    distance tolerates the neighbouring face being shaded otherwise
+    (:func:`shade_distance`). A sample's likelihood under a colour is a Gaussian in that
+    distance plus a floor for samples like no colour (background, a finger), and counts
+    in proportion to its confidence.
 
     Parameters
     ----------

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scanner.check import balance_photos, cube_report
+from scanner.check import cube_report
 from scanner.colorsim import LIGHTS, draw_brand, draw_light, render_stickers
-from scanner.colorspace import lab_to_xyz, xyz_to_lab
 from solver.cubie import random_state
 from solver.errors import BadInputError
 from solver.fixes import apply_fix, twist_corner_fix
@@ -65,25 +64,6 @@ def test_faces_photographed_under_different_lights_are_read_exactly():
         report = cube_report(shuffled_faces(lab_under_own_lights(truth, rng), 3, rng), solve=False)
         exact += report.facelets == truth
     assert exact >= 19
-
-
-def test_balancing_undoes_a_photo_s_own_light():
-    rng = np.random.default_rng(4)
-    truth = random_state(rng)
-    lab = lab_of(truth, "cool", rng)
-    faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
-    shadowed = xyz_to_lab(lab_to_xyz(faces[0]) * np.array([0.25, 0.25, 0.2]))  # dim, warmer
-
-    def nearest_colours(photos: list[np.ndarray]) -> str:
-        """For each sticker of the first photo, the true colour of the most alike other one."""
-        others = np.concatenate(photos[1:])
-        distance = np.linalg.norm(photos[0][:, None] - others[None], axis=-1)
-        return "".join(truth[9 + int(k)] for k in distance.argmin(axis=1))
-
-    assert nearest_colours([shadowed, *faces[1:]]) != truth[:9]
-    balanced = balance_photos([shadowed, *faces[1:]])
-    assert [b.shape for b in balanced] == [(9, 3)] * 6
-    assert nearest_colours(balanced) == truth[:9]
 
 
 def test_report_solves_and_says_where_each_photo_went(table_cache):
