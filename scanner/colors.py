@@ -31,7 +31,14 @@ from sklearn.cluster import KMeans
 from threadpoolctl import ThreadpoolController
 
 from calibration.profile import Profile
-from scanner.colorspace import BRADFORD, BRADFORD_INV, D65_XYZ, lab_to_xyz, xyz_to_lab
+from scanner.colorspace import (
+    BRADFORD,
+    BRADFORD_INV,
+    D65_XYZ,
+    lab_to_lch,
+    lab_to_xyz,
+    xyz_to_lab,
+)
 from solver.errors import BadInputError
 from solver.state import faces_from_dlb_corner
 
@@ -835,15 +842,6 @@ def profile_mahalanobis(lab: np.ndarray, profile: Profile) -> np.ndarray:
     return np.einsum("ikj,kjl,ikl->ik", diff, np.linalg.inv(profile.covariances), diff)
 
 
-def _lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lightness, chroma and hue angle (degrees, 0..360) of Lab colours (any leading shape)."""
-    return (
-        lab[..., 0],
-        np.hypot(lab[..., 1], lab[..., 2]),
-        np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0,
-    )
-
-
 def _class_cost(
     weight: np.ndarray, first: np.ndarray, second: np.ndarray, prior_var: np.ndarray
 ) -> np.ndarray:
@@ -910,7 +908,7 @@ def _joint_naming(
         Labels (h, n) into PALETTE_NAMES, total cost (h,), and the cost of each sticker
         taking each colour with the others fixed (h, n, 6), relative to its best.
     """
-    lightness, chroma, hue = _lch(balanced)
+    lightness, chroma, hue = lab_to_lch(balanced)
     hypotheses, count = lightness.shape
     relative_l = lightness / np.maximum(white_l, 1e-6)[:, None]
     hue_offset = (hue[..., None] - _FACE_HUE + 180.0) % 360.0 - 180.0
@@ -1035,7 +1033,7 @@ def name_face_colors(lab_samples: object, profile: Profile | None = None) -> Fac
             confidence=distance_margin(distances, chosen),
             white_lab=profile.white,
         )
-    lightness, chroma, _ = _lch(lab)
+    lightness, chroma, _ = lab_to_lch(lab)
     # White-point hypotheses: no cast (the camera balanced the light), or any sticker pale
     # and light enough to be the white one; each pays the prior on its cast. With no sticker
     # taken as white, the camera's exposure puts white at least _DEFAULT_WHITE_L light.

@@ -138,6 +138,33 @@ def lab_to_xyz(lab: np.ndarray, white: np.ndarray = D65_XYZ) -> np.ndarray:
     return t * np.asarray(white, dtype=np.float64)
 
 
+def lab_to_lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lightness, chroma and hue angle of CIELAB colours.
+
+    Parameters
+    ----------
+    lab
+        Array (..., 3) of CIELAB; NaN stays NaN.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        L (...), chroma (...) and hue angle (...) in degrees, 0..360.
+
+    Examples
+    --------
+    >>> lightness, chroma, hue = lab_to_lch(np.array([[50.0, 0, 20], [70, -3, -4]]))
+    >>> chroma.tolist(), np.round(hue, 1).tolist()
+    ([20.0, 5.0], [90.0, 233.1])
+    """
+    lab = np.asarray(lab)
+    return (
+        lab[..., 0],
+        np.hypot(lab[..., 1], lab[..., 2]),
+        np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0,
+    )
+
+
 def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     """Convert 8-bit-scale sRGB (0..255) to float CIELAB (D65).
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scanner.colorspace import XYZ_TO_RGB, bgr_to_lab, lab_to_bgr, lab_to_xyz
+from scanner.colorspace import XYZ_TO_RGB, bgr_to_lab, lab_to_bgr, lab_to_lch, lab_to_xyz
 from scanner.grid import FaceDetection, as_bgr
 
 _INNER = 0.5  # side of the sampled patch, as a fraction of the cell
@@ -186,9 +186,9 @@ def _unglared_colours(
     The spread of such a cell is its inner patch's (``inner``) distance from the new sample:
     large, flagging the cell as read from little.
     """
-    lightness, chroma, hue = _lch(samples)
+    lightness, chroma, hue = lab_to_lch(samples)
     points, valid = wide
-    point_l, point_chroma, point_hue = _lch(points)
+    point_l, point_chroma, point_hue = lab_to_lch(points)
     turn = np.abs((point_hue - hue[:, None] + 180.0) % 360.0 - 180.0)
     body = valid & (turn <= _BODY_HUE) & (point_l < lightness[:, None])
     body &= point_chroma >= np.maximum(chroma + _BODY_GAIN, _BODY_RATIO * chroma)[:, None]
@@ -212,15 +212,6 @@ def _unglared_colours(
     distance = np.linalg.norm(inner_points - colour[:, None], axis=2)
     spread[glared] = _masked_median(distance, inner_valid)
     return samples, spread
-
-
-def _lch(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lightness, chroma and hue angle (degrees, 0..360) of Lab colours (NaN stays NaN)."""
-    return (
-        lab[..., 0],
-        np.hypot(lab[..., 1], lab[..., 2]),
-        np.degrees(np.arctan2(lab[..., 2], lab[..., 1])) % 360.0,
-    )
 
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
