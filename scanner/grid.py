@@ -806,7 +806,7 @@ def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
     areas = area[index]
     cov = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], -2)
     whiten = _whitening(cov, areas)
-    sides = np.sqrt(areas) + 2.0
+    sides = _sticker_sides(areas)
     # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
     # row and column there: its centroid sits half a pixel down-right of the sticker's.
     box_fill = areas / (bw[index] * bh[index])
@@ -850,7 +850,7 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
         np.concatenate([regions.centers, *parts_c]),
         np.concatenate([regions.areas, areas]),
         np.concatenate([regions.whiten, *parts_w]),
-        np.concatenate([regions.sides, np.sqrt(areas) + 2.0]),
+        np.concatenate([regions.sides, _sticker_sides(areas)]),
         np.concatenate([regions.box_fill, *parts_f]),
     )
 
@@ -859,9 +859,14 @@ def _whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
     """cov^(-1/2), scaled so a region maps to a unit square: each region's own frame."""
     eigval, eigvec = np.linalg.eigh(cov)
     inv_sqrt = eigvec @ (np.sqrt(1.0 / 12.0 / eigval)[..., None] * np.swapaxes(eigvec, -1, -2))
-    # Edges and dilation eat about 1.5 px from every side of a region.
-    factor = ((np.sqrt(areas) + 2.0) / np.sqrt(areas))[:, None, None]
+    factor = (_sticker_sides(areas) / np.sqrt(areas))[:, None, None]
     return inv_sqrt / factor
+
+
+def _sticker_sides(areas: np.ndarray) -> np.ndarray:
+    """The side in pixels of the sticker behind each region of these areas: edges and
+    dilation eat about 1.5 px from every side of a region."""
+    return np.sqrt(areas) + 2.0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1515,7 +1520,7 @@ def _turned_in_cells(
     points = (middles[:, None] + diagonals[None]).reshape(-1, 2)
     corners = _sample(image, _warp(points, detection.homography)).reshape(-1, 1, 3)
     corners = cv2.cvtColor(corners, cv2.COLOR_BGR2Lab).astype(float).reshape(n * n, 4, 3)
-    median = block[0].reshape(n + 2, n + 2, -1, 3)[1:-1, 1:-1, 12].reshape(n * n, 1, 3)
+    median = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 1, 3)
     off = np.linalg.norm(corners - median, axis=2) > MAX_STICKER_SPREAD
     return bool(off.all(axis=1).mean() > 0.5)
 
@@ -1528,10 +1533,14 @@ def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray
     return np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1), inside
 
 
+def _cell_medians(ringed: np.ndarray, n: int) -> np.ndarray:
+    """(N+2, N+2, 3) the median Lab of each cell of :func:`_ringed_lab`'s sorted samples
+    (the middle one of its 25)."""
+    return ringed[:, 12].reshape(n + 2, n + 2, 3)
+
+
 def _colour_continues(
-    image: np.ndarray,
-    detection: FaceDetection,
-    block: tuple[np.ndarray, np.ndarray] | None = None,
+    image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
 ) -> bool:
     """True when the cells just past three or more of the grid's sides repeat its colours.
 
@@ -1540,11 +1549,11 @@ def _colour_continues(
     a tiled floor, the tile past the grid's border is another flat tile of the same colour.
     Two sides of a face may border faces that are in view, so three sides must repeat (both,
     when the frame's corner leaves only two to judge). Only ring cells inside the frame are
-    judged. ``block`` is :func:`_ringed_lab`'s, when known.
+    judged. ``block`` is :func:`_ringed_lab`'s.
     """
     n = detection.size
-    lab, inside = _ringed_lab(image, detection) if block is None else block
-    median = lab[:, 12].reshape(n + 2, n + 2, 3)
+    lab, inside = block
+    median = _cell_medians(lab, n)
     spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
     inside = inside.reshape(n + 2, n + 2)
     middle = slice(1, n + 1)
@@ -1592,23 +1601,18 @@ def _cell_sample_points(m: int, start: float) -> np.ndarray:
 
 
 def _is_board(
-    image: np.ndarray,
-    detection: FaceDetection,
-    block: tuple[np.ndarray, np.ndarray] | None = None,
+    image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
 ) -> bool:
     """True for a board game pattern: two colours alternating, with no seams between cells.
 
     A cube face in the checkerboard pattern still shows the plastic (or the seams of a
     stickerless cube) between its stickers; they are looked for at full resolution.
-    ``block`` is :func:`_ringed_lab`'s, when known.
+    ``block`` is :func:`_ringed_lab`'s.
     """
     n = detection.size
     cell = np.arange(n * n)
     cols, rows = cell % n, cell // n
-    lab = (_ringed_lab(image, detection) if block is None else block)[0]
-    # The median of each cell's 25 samples (the middle one of them sorted), cells inside
-    # the ring.
-    cells = lab.reshape(n + 2, n + 2, -1, 3)[1:-1, 1:-1, 12].reshape(n * n, 3)
+    cells = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 3)
     if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):
         return False
     return _seam_share(image, detection) < MIN_SEAM_SHARE

@@ -69,7 +69,7 @@ def test_a_solved_face_does_not_continue_in_colour(style):
         image = render_scene(replace(spec, colors=SOLVED, style=style))[0]
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
-        assert not _colour_continues(image, detection)
+        assert not _colour_continues(image, detection, _ringed_lab(image, detection))
 
 
 def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
@@ -83,8 +83,8 @@ def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
     face[120:, :] = (200, 160, 120)
     face[:, 120:] = (200, 160, 120)
     corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
-    assert _colour_continues(tiles, corner)
-    assert not _colour_continues(face, corner)
+    assert _colour_continues(tiles, corner, _ringed_lab(tiles, corner))
+    assert not _colour_continues(face, corner, _ringed_lab(face, corner))
 
 
 @pytest.mark.parametrize("style", ["stickered", "stickerless"])
