@@ -277,12 +277,18 @@ def _strip_fits(image: np.ndarray, poses: Sequence[FacePose], size: int) -> np.n
     seen = np.zeros(excess.shape, dtype=bool)
     for k, pose in enumerate(poses):
         cells = side_cells(pose, size)
-        depth_px = np.linalg.norm(
-            (cells[:, :, 2] + cells[:, :, 3] - cells[:, :, 0] - cells[:, :, 1]) / 2, axis=-1
-        )
+        depth_px = _depths_px(cells)
         seen[k] = (facing(pose, size) > 0) & (np.median(depth_px, axis=1) >= 2 * MIN_DEPTH_PX)
         seen[k] &= _inside(cells, image.shape).all(axis=1)
     return np.where(seen, excess, 0.0).sum(axis=1)
+
+
+def _depths_px(cells: np.ndarray) -> np.ndarray:
+    """(4, N) depth in pixels of each side cell of :func:`side_cells`: from the middle of
+    its edge on the face to the middle of its far edge."""
+    return np.linalg.norm(
+        (cells[:, :, 2] + cells[:, :, 3] - cells[:, :, 0] - cells[:, :, 1]) / 2, axis=-1
+    )
 
 
 def _lab_at(image: np.ndarray, pixels: np.ndarray) -> np.ndarray:
@@ -416,9 +422,7 @@ def sample_sides(image: np.ndarray, detection: FaceDetection) -> SideSamples:
     samples = sample_cells(bgr, cells.reshape(-1, 4, 2))
     lab = samples.lab.reshape(4, size, 3)
     # Depth in pixels of each sticker's sampled middle (half its depth).
-    depth_px = 0.5 * np.linalg.norm(
-        (cells[:, :, 2] + cells[:, :, 3] - cells[:, :, 0] - cells[:, :, 1]) / 2, axis=-1
-    )
+    depth_px = 0.5 * _depths_px(cells)
     seen = np.clip((depth_px - MIN_DEPTH_PX) / (FULL_DEPTH_PX - MIN_DEPTH_PX), 0, 1)
     seen *= (facing(pose, size) > 0)[:, None]
     seen *= _inside(cells, bgr.shape)
