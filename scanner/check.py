@@ -351,8 +351,8 @@ def cube_report(
     (:func:`scanner.photo_light.balance_photos`); the samples as taken are read too when
     that gives no sound cube, and the cube's constraints pick the more plausible reading.
     The report's colours carry the mean Lab of their stickers as the camera read them.
-    When equally good assemblies give different cubes and the photos' side samples are given, the
-    colours seen beside the faces settle it if they clearly favour one (see
+    When equally good assemblies give different cubes and the photos' side samples are
+    given, the colours seen beside the faces settle it if they clearly favour one (see
     :func:`_settled_by_sides`); otherwise the ambiguity is reported.
 
     Parameters
@@ -401,11 +401,11 @@ def cube_report(
             raise BadInputError(
                 "bad-format", f"{source}: colour samples must be finite (n, 3) CIELAB values"
             )
-    reading = _best_reading(samples, orientation, profile)
     if side_samples is not None and len(side_samples) != len(samples):
         raise BadInputError(
             "bad-format", f"give one set of side samples per photo; got {len(side_samples)}"
         )
+    reading = _best_reading(samples, orientation, profile)
     note = ""
     if reading.assembly.ambiguous and side_samples is not None:
         reading, note = _settled_by_sides(reading, samples, side_samples, sources)
