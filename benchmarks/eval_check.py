@@ -106,17 +106,10 @@ def photos_of(
 
 def grid_turns(photo: FacePhoto, truth: SceneTruth) -> int | None:
     """Quarter turns k with ``rot90(true centres, k)`` = the detected cells; None if off."""
-    true_centres = truth.centers[truth.front_face]
-    n = true_centres.shape[0]
+    n = truth.centers[truth.front_face].shape[0]
     if len(photo.cells) != n * n:
         return None
-    found = photo.cells.mean(axis=1).reshape(n, n, 2)
-    pitch = float(np.median(np.linalg.norm(np.diff(true_centres, axis=1), axis=-1)))
-    for k in range(4):
-        error = np.linalg.norm(np.rot90(true_centres, k, axes=(0, 1)) - found, axis=-1)
-        if error.max() < GRID_TOLERANCE * pitch:
-            return k
-    return None
+    return truth.quarter_turns(photo.cells.mean(axis=1).reshape(n, n, 2), GRID_TOLERANCE)
 
 
 def colours_consistent(

@@ -279,6 +279,36 @@ class SceneTruth:
     glared: np.ndarray
     front_tilt_deg: float
 
+    def quarter_turns(self, centres: np.ndarray, tolerance: float = 1 / 3) -> int | None:
+        """The quarter turns k with ``rot90(front face's true centres, k)`` = ``centres``.
+
+        Parameters
+        ----------
+        centres
+            (N, N, 2) sticker centres found in the image, rows as found.
+        tolerance
+            Largest distance allowed between a found and a true centre, in pitches.
+
+        Returns
+        -------
+        int or None
+            k in 0..3, or None when no turn puts every centre within the tolerance.
+
+        Examples
+        --------
+        >>> truth = SceneTruth(2, "F", ("F",), {"F": np.array([[[0.0, 0], [10, 0]],
+        ...     [[0, 10], [10, 10]]])}, {}, {}, np.zeros((2, 2), bool), np.zeros((2, 2), bool), 0.0)
+        >>> truth.quarter_turns(np.rot90(truth.centers["F"], 1, axes=(0, 1)))
+        1
+        """
+        true_centres = self.centers[self.front_face]
+        pitch = float(np.median(np.linalg.norm(np.diff(true_centres, axis=1), axis=-1)))
+        for k in range(4):
+            error = np.linalg.norm(np.rot90(true_centres, k, axes=(0, 1)) - centres, axis=-1)
+            if error.max() < tolerance * pitch:
+                return k
+        return None
+
 
 def canonical_view(centers: np.ndarray) -> tuple[np.ndarray, int]:
     """Reorder a face's centres so rows run from the face's top as seen in the image.

@@ -14,7 +14,7 @@ import scanner.sides
 from scanner.assemble import assemble, rotate_face
 from scanner.check import cube_report, read_cube_photos
 from scanner.colorspace import bgr_to_lab
-from scanner.grid import FaceDetection, detect_grid
+from scanner.grid import detect_grid
 from scanner.sides import (
     SideSamples,
     border_cells,
@@ -28,24 +28,12 @@ from scanner.sides import (
 from scanner.synth import (
     PALETTES,
     STANDARD_SCHEME,
-    SceneTruth,
     cube_photo_specs,
     random_scene_spec,
     render_scene,
 )
 from solver.cubie import random_state
 from solver.geometry import FACES, cube_geometry
-
-
-def truth_turns(detection: FaceDetection, truth: SceneTruth) -> int | None:
-    """Quarter turns k with rot90(true net centres, k) = the detected centres (None if off)."""
-    true_centres = truth.centers[truth.front_face]
-    pitch = float(np.median(np.linalg.norm(np.diff(true_centres, axis=1), axis=-1)))
-    for k in range(4):
-        error = np.linalg.norm(np.rot90(true_centres, k, axes=(0, 1)) - detection.centres, axis=-1)
-        if error.max() < pitch / 3:
-            return k
-    return None
 
 
 @cache
@@ -65,7 +53,7 @@ def rendered_faces() -> tuple:
         spec = replace(spec, colors="".join(STANDARD_SCHEME[f] for f in random_state(rng)))
         image, truth = render_scene(spec)
         detection = detect_grid(image, 3, thorough=True)
-        turns = None if detection is None else truth_turns(detection, truth)
+        turns = None if detection is None else truth.quarter_turns(detection.centres)
         if turns is None:
             continue
         partners = partner_facelets(3, truth.front_face, turns)
