@@ -552,6 +552,10 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     last_resort: list[FaceDetection] = []
     for scale in _region_scales(long_side):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
+        if scale != first:
+            # Enlarged, faint grout between tiles can vanish: a grid found at the fine scale
+            # must not go on in the first pass's regions either.
+            found = [face for face in found if not _continues_at(image, first, face)]
         if found and not all(_three_seen_of_four(face) for face in found):
             return found
         last_resort = last_resort or found
@@ -1548,8 +1552,10 @@ def _colour_continues(
     same piece (an edge or a corner piece), and no piece has two stickers of one colour; on
     a tiled floor, the tile past the grid's border is another flat tile of the same colour.
     Two sides of a face may border faces that are in view, so three sides must repeat (both,
-    when the frame's corner leaves only two to judge). Only ring cells inside the frame are
-    judged. ``block`` is :func:`_ringed_lab`'s.
+    when the frame's corner leaves only two to judge). A side past which a border of two or
+    more colours repeats cell for cell (at least two cells judged) is a striped surface: a
+    background does not copy a row of stickers, and a piece's stickers all differ. Only ring
+    cells inside the frame are judged. ``block`` is :func:`_ringed_lab`'s.
     """
     n = detection.size
     lab, inside = block
@@ -1558,6 +1564,7 @@ def _colour_continues(
     inside = inside.reshape(n + 2, n + 2)
     middle = slice(1, n + 1)
     repeated_sides = judged_sides = 0
+    striped = False
     for ring, border in (
         ((0, middle), (1, middle)),
         ((n + 1, middle), (n, middle)),
@@ -1569,8 +1576,14 @@ def _colour_continues(
         same = judged & (difference < RING_SAME_COLOUR) & (spread[ring] < MAX_STICKER_SPREAD)
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
+        colours = median[border][same]
+        striped |= bool(
+            judged.sum() >= 2
+            and same.sum() == judged.sum()
+            and np.ptp(colours, axis=0).max() >= RING_SAME_COLOUR
+        )
     # In a corner of the frame only two sides can be judged: then both must repeat.
-    return repeated_sides >= min(3, max(2, judged_sides))
+    return striped or repeated_sides >= min(3, max(2, judged_sides))
 
 
 def _cell_samples(
