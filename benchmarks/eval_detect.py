@@ -13,6 +13,9 @@ tracker's also at 640x360. Per source: (a) every photo and (b) the photos whose 
 face (convex hull of its boxes) covers >= 10% of the frame, the issue's target;
 ``--verbose`` lists the missed photos.
 
+``--clutter-seeds START STOP`` adds the no-cube scenes of those seeds, drawn as the negatives
+test draws them (odd seeds at 320x240, even ones at 640x480), and lists the seeds found.
+
 Example: ``python benchmarks/eval_detect.py --scenes 2000 --negatives 500``
 """
 
@@ -63,6 +66,17 @@ def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict
 def negatives(count: int, seed: int) -> int:
     rng = np.random.default_rng(seed + 1)
     return sum(detect_grid(render_clutter(rng)) is not None for _ in range(count))
+
+
+def seeded_clutter(start: int, stop: int) -> list[int]:
+    """The seeds in [start, stop) whose no-cube scene gives a face: each seed's scene drawn as
+    tests/test_grid_negatives.py draws it (odd seeds at 320x240, even ones at 640x480)."""
+    false = []
+    for seed in range(start, stop):
+        resolution = (320, 240) if seed % 2 else (640, 480)
+        if detect_grid(render_clutter(np.random.default_rng(seed), resolution)) is not None:
+            false.append(seed)
+    return false
 
 
 MIN_FACE_FRACTION = 0.10  # the issue's target: faces filling at least ~10% of the frame
@@ -170,6 +184,13 @@ def main() -> None:
     parser.add_argument("--tolerance", type=float, default=0.25)
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list the missed real photos")
+    parser.add_argument(
+        "--clutter-seeds",
+        type=int,
+        nargs=2,
+        metavar=("START", "STOP"),
+        help="also the no-cube scenes of these seeds at the test suite's small resolutions",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -179,6 +200,11 @@ def main() -> None:
     print(f"rendered: {result['wrong_size']} detections with the wrong N")
     false = negatives(args.negatives, args.seed)
     print(f"no-cube scenes: {false}/{args.negatives} false detections")
+    if args.clutter_seeds:
+        start, stop = args.clutter_seeds
+        seeds = seeded_clutter(start, stop)
+        print(f"no-cube scenes of seeds {start}..{stop - 1} (320x240 and 640x480): ", end="")
+        print(f"{len(seeds)}/{stop - start} false detections, seeds {seeds}")
     if not args.no_real and (REALDATA / "faces.jsonl").is_file():
         report_real(real(REALDATA), args.verbose)
 
