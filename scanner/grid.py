@@ -552,10 +552,6 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     last_resort: list[FaceDetection] = []
     for scale in _region_scales(long_side):
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
-        if scale != first:
-            # Enlarged, faint grout between tiles can vanish: a grid found at the fine scale
-            # must not go on in the first pass's regions either.
-            found = [face for face in found if not _continues_at(image, first, face)]
         if found and not all(_three_seen_of_four(face) for face in found):
             return found
         last_resort = last_resort or found
