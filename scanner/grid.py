@@ -20,7 +20,8 @@
    binarisations fitted to a lattice by RANSAC. A thorough search (offline photos) tries
    more scales, then cuts rows of merged same-colour stickers into their stickers. A
    board pattern (two colours alternating with no seams) is refused, and so is a grid
-   whose colours repeat in the flat cells past three of its sides (tiles).
+   whose colours repeat in the flat cells past three of its sides (tiles), or cell for
+   cell past one side whose border holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
@@ -547,10 +548,11 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     """The region-lattice cue at a coarse, then (for large frames) a finer scale; last, when
     neither found a face, at a coarser scale still."""
     long_side = max(image.shape[:2])
-    first = _region_scales(long_side)[0]
+    scales = _region_scales(long_side)
+    first = scales[0]
     # A 2x2 with one sticker unseen only stands when no pass finds more.
     last_resort: list[FaceDetection] = []
-    for scale in _region_scales(long_side):
+    for scale in scales:
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found and not all(_three_seen_of_four(face) for face in found):
             return found
