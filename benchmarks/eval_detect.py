@@ -50,13 +50,7 @@ def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict
         detection = detect_grid(image)
         ok = False
         if detection is not None and detection.size == n:
-            expected = truth.centers[truth.front_face]
-            cell = np.median(np.linalg.norm(np.diff(expected, axis=1), axis=-1))
-            found = centres_of(detection)
-            error = min(
-                np.linalg.norm(np.rot90(expected, k) - found, axis=-1).max() for k in range(4)
-            )
-            ok = bool(error < tolerance * cell)
+            ok = truth.quarter_turns(centres_of(detection), tolerance) is not None
         elif detection is not None:
             wrong_size += 1
         hits[n].append(ok)
