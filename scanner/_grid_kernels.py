@@ -368,7 +368,8 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
                         covered += 1
                         support[y, x] = True
                 # Nearly all the lattice, or a full N x N of it with a few look-alike strays.
-                most = covered >= 0.9 * total or (covered == n * n and covered >= 0.85 * total)
+                full = covered == n * n and (covered >= 0.85 * total or covered + 1 == total)
+                most = covered >= 0.9 * total or full
                 if not (most and covered + len(blocks) >= 0.6 * n * n):
                     support[:] = False
                     continue

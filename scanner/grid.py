@@ -550,13 +550,24 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     long_side = max(image.shape[:2])
     scales = _region_scales(long_side)
     first = scales[0]
-    # A 2x2 with one sticker unseen only stands when no pass finds more.
+    # A 2x2 with one sticker unseen only stands when no pass finds more. Nor does a 2x2 of
+    # small stickers while a finer pass is left: it may be a corner of a larger face whose
+    # other stickers blurred into their seams at this scale.
     last_resort: list[FaceDetection] = []
+    two_by_two: list[FaceDetection] = []
     for scale in scales:
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found and not all(_three_seen_of_four(face) for face in found):
-            return found
+            small_2x2 = found[0].size == 2 and (
+                _cell_width(found[0].centres) * scale < SMALL_STICKER_PITCH
+            )
+            if size == 2 or not small_2x2 or scale == scales[-1]:
+                return found if found[0].size > 2 or not two_by_two else two_by_two
+            two_by_two = found
+            continue
         last_resort = last_resort or found
+    if two_by_two:
+        return two_by_two
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
@@ -648,6 +659,7 @@ def _detection(
 REGION_WORK_SIDE = 320  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
 REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
+SMALL_STICKER_PITCH = 24.0  # px in a pass's image: below this, a finer pass may see more
 
 
 @dataclass(frozen=True)
