@@ -772,10 +772,15 @@ def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 
 
+MAX_LIGHTNESS_STRETCH = 2.5  # the most a frame's lightness range is stretched for its edges
+
+
 def _edges(lab: np.ndarray) -> np.ndarray:
     lightness, a, b = cv2.split(lab)
     low, high = np.percentile(lightness[::4, ::4], (2, 98))
-    gain = 255.0 / max(float(high - low), 40.0)
+    # A dim frame's lightness is stretched, but only so far: its noise is stretched with it,
+    # and in the dark, where lightness rises steeply, each grey level is several L units.
+    gain = 255.0 / max(float(high - low), 255.0 / MAX_LIGHTNESS_STRETCH)
     stretched = cv2.convertScaleAbs(lightness, alpha=gain, beta=-float(low) * gain)
     edges = cv2.Canny(stretched, 40, 100)
     edges |= cv2.Canny(a, 16, 40)

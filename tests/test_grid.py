@@ -128,6 +128,19 @@ def test_dark_stickers_in_dim_light_are_not_plastic() -> None:
     assert detection is not None and detection.size == 3
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_a_dim_noisy_face_is_found(seed: int) -> None:
+    # A quarter of the light, sensor noise and JPEG: stretched to the frame's full lightness
+    # range, the noise inside the dark stickers breaks their edges into fragments.
+    rng = np.random.default_rng(seed)
+    image = np.full((240, 320, 3), (60, 70, 80), np.uint8)
+    image[20:230, 80:290] = _drawn_face(_MIXED_FACE, cell=30, gap=3, margin=60)
+    dim = (image * 0.25 + rng.normal(0, 5, image.shape)).clip(0, 255).astype(np.uint8)
+    dim = cv2.imdecode(cv2.imencode(".jpg", dim, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], 1)
+    detection = detect_grid(dim)
+    assert detection is not None and detection.size == 3
+
+
 def test_a_checkerboard_is_not_a_face_but_a_checkerboard_pattern_cube_is() -> None:
     light, dark = (200, 230, 240), (40, 90, 30)  # cream and dark green, as boards are
     board = [[light if (r + c) % 2 else dark for c in range(7)] for r in range(7)]
