@@ -533,7 +533,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _plausible_quad(quad, lab.shape):
         return False
-    lightness, chroma, _ = _cell_statistics(face_h, n, lab)
+    lightness, chroma, _, _ = _cell_statistics(face_h, n, lab)
     if _shows_plastic(lightness, chroma):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
@@ -1309,12 +1309,12 @@ def _score_window(
     cell_stats = _cell_statistics(face_h, n, lab)
     if cell_stats is None:
         return None
-    lightness, chroma, spread = cell_stats
+    lightness, chroma, spread, glared = cell_stats
     if _shows_plastic(lightness, chroma):
         return None
-    # Most cells are one flat colour (a finger or a glare spot may spoil a few); a window
-    # stretched over the background or the next face has textured cells.
-    if np.mean(spread < MAX_STICKER_SPREAD) < MIN_FLAT_SHARE:
+    # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
+    # a window stretched over the background or the next face has textured cells.
+    if np.mean((spread < MAX_STICKER_SPREAD) | glared) < MIN_FLAT_SHARE:
         return None
     if n == 2 and support.sum() == 3 and not _three_of_four_hold(face_h, support, lab):
         return None
@@ -1728,7 +1728,24 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
     q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
     q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
     spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
-    return lightness, chroma, spread
+    return lightness, chroma, spread, _glared(cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3))
+
+
+def _glared(pixels: np.ndarray) -> np.ndarray:
+    """Which cells (pixels: (n, n, 16, 3) Lab) are one flat colour under a glare spot.
+
+    A highlight lightens part of a sticker towards white: the cell's darker half stays one
+    flat colour, and its lightest quarter is much lighter and greyer than that half.
+    """
+    by_lightness = np.take_along_axis(
+        pixels.astype(np.float32), np.argsort(pixels[..., 0], axis=2)[..., None], axis=2
+    )
+    darker, lightest = by_lightness[:, :, :8], by_lightness[:, :, 12:]
+    flat = np.ptp(darker, axis=2).max(axis=-1) < MAX_STICKER_SPREAD
+    chroma = np.hypot(by_lightness[..., 1] - 128, by_lightness[..., 2] - 128)
+    lighter = lightest[..., 0].mean(axis=2) - darker[..., 0].mean(axis=2) > MAX_STICKER_SPREAD
+    greyer = chroma[:, :, 12:].mean(axis=2) < chroma[:, :, :8].mean(axis=2)
+    return flat & lighter & greyer
 
 
 # ----------------------------------------------------------------------------------------------

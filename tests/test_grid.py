@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.grid import _three_of_four_hold, detect_grid
+from scanner.grid import _glared, _three_of_four_hold, detect_grid
 from scanner.synth import (
     canonical_view,
     face_pose,
@@ -467,6 +467,28 @@ def test_a_corner_of_small_stickers_is_not_taken_for_a_2x2_while_a_finer_pass_is
     # fine pass, at twice the size, sees the whole face.
     rng = np.random.default_rng(2024)
     for index in range(864):
+        spec = random_scene_spec(rng, [2, 3, 4, 5][index % 4])
+    image, truth = render_scene(spec)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_a_glared_cell_is_told_from_a_textured_one() -> None:
+    # Lab pixels of four cells (16 each): a flat red; the red with its lightest quarter
+    # washed towards white; a textured cell (two colours, salt and pepper); the red with a
+    # lighter but more saturated quarter (a red object, not a highlight).
+    red = np.array([110, 170, 150], np.float32)
+    cells = np.tile(red, (2, 2, 16, 1))
+    cells[0, 1, 12:] = [200, 135, 132]
+    cells[1, 0, ::2] = [180, 110, 200]
+    cells[1, 1, 12:] = [160, 200, 170]
+    assert _glared(cells).tolist() == [[False, True], [False, False]]
+
+
+def test_a_2x2_face_glared_over_two_stickers_is_found() -> None:
+    # Scene 668 of eval_detect.py's 2,000 (320x240, pastel, JPEG 70): a highlight spreads
+    # over the right column, two of the four cells; the other two are flat.
+    rng = np.random.default_rng(2024)
+    for index in range(669):
         spec = random_scene_spec(rng, [2, 3, 4, 5][index % 4])
     image, truth = render_scene(spec)
     assert _matches(detect_grid(image), truth)
