@@ -3,6 +3,7 @@
 Rendered: ``--scenes`` single-face scenes (seeded, N cycling through ``--sizes``, every style,
 palette, tilt, scale, light, occluder, glare, blur, noise, JPEG and resolution the renderer
 draws) plus ``--negatives`` scenes with no cube (clutter, checkerboards, tiles, keyboards).
+Rates are also given for the faces filling >= 10% of the frame, as for the real photos.
 A detection counts when N is right and every centre is within ``--tolerance`` of a cell width
 of the truth (up to the face's quarter-turn, which is ambiguous near 45 degrees).
 
@@ -43,6 +44,7 @@ def centres_of(detection) -> np.ndarray:
 def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict:
     rng = np.random.default_rng(seed)
     hits: dict[int, list[bool]] = defaultdict(list)
+    large: dict[int, list[bool]] = defaultdict(list)  # faces >= MIN_FACE_FRACTION of the frame
     wrong_size = 0
     for index in range(scenes):
         n = sizes[index % len(sizes)]
@@ -54,7 +56,14 @@ def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict
         elif detection is not None:
             wrong_size += 1
         hits[n].append(ok)
-    return {"rates": {n: float(np.mean(v)) for n, v in hits.items()}, "wrong_size": wrong_size}
+        quad = np.asarray(truth.corners[truth.front_face], np.float32)
+        if cv2.contourArea(quad) >= MIN_FACE_FRACTION * image.shape[0] * image.shape[1]:
+            large[n].append(ok)
+    return {
+        "rates": {n: float(np.mean(v)) for n, v in hits.items()},
+        "large": {n: (int(np.sum(v)), len(v)) for n, v in large.items()},
+        "wrong_size": wrong_size,
+    }
 
 
 def negatives(count: int, seed: int) -> int:
@@ -190,7 +199,11 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     result = rendered(args.scenes, sizes, args.seed, args.tolerance)
     for n, rate in sorted(result["rates"].items()):
-        print(f"rendered N={n}: detection rate {rate:.3f}")
+        found, total = result["large"].get(n, (0, 0))
+        print(
+            f"rendered N={n}: detection rate {rate:.3f}"
+            f" (faces >= {MIN_FACE_FRACTION:.0%} of the frame: {found}/{total})"
+        )
     print(f"rendered: {result['wrong_size']} detections with the wrong N")
     false = negatives(args.negatives, args.seed)
     print(f"no-cube scenes: {false}/{args.negatives} false detections")
