@@ -69,8 +69,11 @@ def test_resume_skips_finished_cubes_and_drops_a_cut_off_line(tmp_path):
 def test_a_killed_run_resumes_with_every_cube_exactly_once(tmp_path):
     root = make_root(tmp_path, good=12, broken=2)
     out = tmp_path / "out"
+    # The child restores Python's Ctrl-C handler: started from a shell's background job,
+    # it would inherit SIGINT ignored, and the run would never be interrupted.
     script = (
-        "import sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
+        "import signal, sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from batch_fakes import slow_row_from_folder\n"
         "from scanner.batch import run_batch\n"
         f"run_batch(Path({str(root)!r}), Path({str(out)!r}), slow_row_from_folder, jobs=2,"
@@ -94,8 +97,11 @@ def test_a_killed_run_resumes_with_every_cube_exactly_once(tmp_path):
 def test_ctrl_c_leaves_consistent_reports(tmp_path):
     root = make_root(tmp_path, good=40)
     out = tmp_path / "out"
+    # The child restores Python's Ctrl-C handler: started from a shell's background job,
+    # it would inherit SIGINT ignored, and the run would never be interrupted.
     script = (
-        "import sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
+        "import signal, sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from batch_fakes import slow_row_from_folder\n"
         "from scanner.batch import run_batch\n"
         f"s = run_batch(Path({str(root)!r}), Path({str(out)!r}), slow_row_from_folder, jobs=2,"
