@@ -461,14 +461,20 @@ def test_a_2x2_face_with_a_stray_square_on_its_lattice_is_found() -> None:
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 240], atol=6)
 
 
+def _eval_detect_scene(index: int):
+    """Scene ``index`` of ``benchmarks/eval_detect.py``'s rendered set (seed 2024, N cycling
+    2..5): its image and truth."""
+    rng = np.random.default_rng(2024)
+    for drawn in range(index + 1):
+        spec = random_scene_spec(rng, [2, 3, 4, 5][drawn % 4])
+    return render_scene(spec)
+
+
 def test_a_corner_of_small_stickers_is_not_taken_for_a_2x2_while_a_finer_pass_is_left() -> None:
     # Scene 863 of eval_detect.py's 2,000: a 5x5 at 320x240 whose stickers are 15 px. The
     # first pass resolves only a 2x2 of it (and one more sticker, a stray to that 2x2); the
     # fine pass, at twice the size, sees the whole face.
-    rng = np.random.default_rng(2024)
-    for index in range(864):
-        spec = random_scene_spec(rng, [2, 3, 4, 5][index % 4])
-    image, truth = render_scene(spec)
+    image, truth = _eval_detect_scene(863)
     assert _matches(detect_grid(image), truth)
 
 
@@ -487,10 +493,7 @@ def test_a_glared_cell_is_told_from_a_textured_one() -> None:
 def test_a_2x2_face_glared_over_two_stickers_is_found() -> None:
     # Scene 668 of eval_detect.py's 2,000 (320x240, pastel, JPEG 70): a highlight spreads
     # over the right column, two of the four cells; the other two are flat.
-    rng = np.random.default_rng(2024)
-    for index in range(669):
-        spec = random_scene_spec(rng, [2, 3, 4, 5][index % 4])
-    image, truth = render_scene(spec)
+    image, truth = _eval_detect_scene(668)
     assert _matches(detect_grid(image), truth)
 
 
