@@ -571,17 +571,13 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
-    # show a sticker in every cell (no cell's confidence at INFERRED_CONFIDENCE or below), and the
-    # grid's continuation is looked for in the first pass's sharper regions.
+    # show a sticker in every cell (one under glare counts, an inferred one does not), and
+    # the grid's continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse >= first:
         return last_resort
-    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces)
-    found = [
-        face
-        for face in found
-        if (face.confidence > INFERRED_CONFIDENCE).all() and not _continues_at(image, first, face)
-    ]
+    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, every_cell_seen=True)
+    found = [face for face in found if not _continues_at(image, first, face)]
     return found or last_resort
 
 
@@ -702,7 +698,12 @@ def _detect_scaled(
     max_faces: int,
     *,
     split_blocks: bool = False,
+    every_cell_seen: bool = False,
 ) -> list[FaceDetection]:
+    """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
+    pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
+    stickers apart; ``every_cell_seen`` keeps only faces with a sticker seen in every cell
+    (a glared one counts; an inferred one does not)."""
     height, width = bgr.shape[:2]
     lab = _working_lab(bgr, scale)
     sx = lab.shape[1] / width
@@ -730,7 +731,9 @@ def _detect_scaled(
             [0, 0, 1.0],
         ]
     )
-    for _score, homography, n, confidence, _support in candidates:
+    for _score, homography, n, confidence, support in candidates:
+        if every_cell_seen and not support.all():
+            continue
         quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
         if any(_overlap(quad, other) for other in taken):
             continue

@@ -497,6 +497,14 @@ def test_a_2x2_face_glared_over_two_stickers_is_found() -> None:
     assert _matches(detect_grid(image), truth)
 
 
+def test_the_coarse_pass_takes_a_glared_sticker_for_seen() -> None:
+    # Scene 1024 of eval_detect.py's 2,000 (640x480, dim): a large 2x2 under a glare spot
+    # with a finger over one border sticker, found only by the coarse pass, which wants a
+    # sticker seen in every cell; the glared ones were seen, only not flat.
+    image, truth = _eval_detect_scene(1024)
+    assert _matches(detect_grid(image), truth)
+
+
 def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles() -> None:
     # Two squares a pitch past the face's right side, turned 45 degrees (smaller than the
     # stickers, so they do not join the lattice): tiles or keys that continue a grid line up
