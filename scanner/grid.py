@@ -558,12 +558,11 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     for scale in scales:
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
         if found and not all(_three_seen_of_four(face) for face in found):
-            small_2x2 = found[0].size == 2 and (
-                _cell_width(found[0].centres) * scale < SMALL_STICKER_PITCH
-            )
-            if size == 2 or not small_2x2 or scale == scales[-1]:
-                return found if found[0].size > 2 or not two_by_two else two_by_two
-            two_by_two = found
+            if found[0].size > 2 or size == 2:
+                return found
+            two_by_two = two_by_two or found
+            if _cell_width(found[0].centres) * scale >= SMALL_STICKER_PITCH:
+                return two_by_two
             continue
         last_resort = last_resort or found
     if two_by_two:
@@ -1724,14 +1723,15 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
     cells = patch.reshape(n, cell_px, n, cell_px, 3).transpose(0, 2, 1, 3, 4)
     # The 16 inner pixels of each cell, sorted: the median and the quartiles (linear
     # interpolation, as np.percentile) are read off at fixed ranks.
-    ordered = np.sort(cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3), axis=2).astype(np.float32)
+    inner = cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3)
+    ordered = np.sort(inner, axis=2).astype(np.float32)
     median = (ordered[:, :, 7] + ordered[:, :, 8]) / 2
     lightness = median[..., 0]
     chroma = np.hypot(median[..., 1] - 128, median[..., 2] - 128)
     q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
     q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
     spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
-    return lightness, chroma, spread, _glared(cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3))
+    return lightness, chroma, spread, _glared(inner)
 
 
 def _glared(pixels: np.ndarray) -> np.ndarray:
