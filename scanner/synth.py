@@ -629,11 +629,51 @@ def cube_photo_specs(
 
 _SHIFT = 4  # fixed-point bits for sub-pixel polygon filling
 _ONE = 1 << _SHIFT
+_SUPERSAMPLE = 8  # samples per pixel side when measuring how much of a pixel a shape covers
 
 
 def _fill(canvas: np.ndarray, polygons: list[np.ndarray], color: tuple[float, ...]) -> None:
-    pts = [np.round(p * _ONE).astype(np.int32) for p in polygons]
-    cv2.fillPoly(canvas, pts, tuple(float(c) for c in color), cv2.LINE_AA, _SHIFT)
+    """Paint polygons (pixel centres at integer coordinates) over a float canvas, each pixel
+    blended by the share of its area they cover.
+
+    A camera pixel sums the light over its area, so a seam narrower than a pixel still darkens
+    the pixels it crosses. (OpenCV anti-aliases only 8-bit images; on a float canvas its
+    polygons have hard, stair-stepped edges and a sub-pixel seam all but vanishes.)
+    """
+    height, width = canvas.shape[:2]
+    points = np.concatenate(polygons)
+    x0, y0 = np.maximum(np.floor(points.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(points.max(axis=0)).astype(int) + 1, [width, height])
+    if x1 <= x0 or y1 <= y0:
+        return
+    k = _SUPERSAMPLE
+    # Sub-sample (i, j) of the box covers pixel (y0 + i // k, x0 + j // k); its centre sits at
+    # x0 - 0.5 + (j + 0.5) / k in canvas coordinates.
+    mask = np.zeros(((y1 - y0) * k, (x1 - x0) * k), np.uint8)
+    origin = np.array([x0, y0], float)
+    pts = [np.round(((p - origin + 0.5) * k - 0.5) * _ONE).astype(np.int32) for p in polygons]
+    cv2.fillPoly(mask, pts, 254, cv2.LINE_8, _SHIFT)
+    # fillPoly takes every sample its outline touches, half a sample past the true edge on
+    # average; counting the outline's samples at half weight leaves the area unbiased.
+    cv2.polylines(mask, pts, True, 127, 1, cv2.LINE_8, _SHIFT)
+    coverage = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    alpha = (coverage.astype(np.float32) / 254.0)[..., None]
+    box = canvas[y0:y1, x0:x1]
+    box += alpha * (np.asarray(color, np.float32) - box)
+
+
+def _disc(cx: float, cy: float, radius: float) -> np.ndarray:
+    """Polygon (64, 2) of a circle."""
+    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+    return np.stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)], axis=1)
+
+
+def _stroke(start: np.ndarray, end: np.ndarray, thickness: float) -> np.ndarray:
+    """Polygon (4, 2) of a straight stroke ``thickness`` px wide."""
+    direction = end - start
+    across = np.array([-direction[1], direction[0]]) / max(np.linalg.norm(direction), 1e-9)
+    half = across * thickness / 2
+    return np.array([start + half, end + half, end - half, start - half])
 
 
 def _rounded_square(x0: float, y0: float, x1: float, y1: float, radius: float) -> np.ndarray:
@@ -765,15 +805,15 @@ def _draw_clutter(image: np.ndarray, rng: np.random.Generator, count: int) -> No
             box = cv2.boxPoints(((cx, cy), (r * rng.uniform(0.5, 2), r), rng.uniform(0, 180)))
             _fill(image, [box], color)
         elif kind == 1:
-            cv2.circle(image, (int(cx), int(cy)), int(r / 2), color, -1, cv2.LINE_AA)
+            _fill(image, [_disc(cx, cy, r / 2)], color)
         elif kind == 2:
             angles = np.sort(rng.uniform(0, 2 * np.pi, 7))
             radii = r * rng.uniform(0.4, 1.0, 7)
             poly = np.stack([cx + radii * np.cos(angles), cy + radii * np.sin(angles)], 1)
             _fill(image, [poly], color)
         elif kind == 3:
-            end = (int(cx + rng.uniform(-1, 1) * r * 2), int(cy + rng.uniform(-1, 1) * r * 2))
-            cv2.line(image, (int(cx), int(cy)), end, color, max(1, int(r / 8)), cv2.LINE_AA)
+            end = np.array([cx, cy]) + rng.uniform(-1, 1, 2) * r * 2
+            _fill(image, [_stroke(np.array([cx, cy]), end, max(1.0, r / 8))], color)
         else:
             text = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz0123456789 "), 12))
             # putText only draws on 8-bit images: draw a mask, then paint through it.
