@@ -377,13 +377,19 @@ def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, 
                 inside = sum((ox + x, oy + y) in cells for x in range(n) for y in range(n))
                 if best is None or inside > best[0]:
                     best = (inside, np.array([ox, oy]))
-        if best is not None and best[0] >= _MIN_OCCUPANCY * n * n:
-            origin = best[1]
-            occupied = np.zeros((n, n), bool)
-            for x, y in coords - origin:
-                if 0 <= x < n and 0 <= y < n:
-                    occupied[y, x] = True
-            return n, origin, occupied
+        if best is None or best[0] < _MIN_OCCUPANCY * n * n:
+            continue
+        origin = best[1]
+        occupied = np.zeros((n, n), bool)
+        for x, y in coords - origin:
+            if 0 <= x < n and 0 <= y < n:
+                occupied[y, x] = True
+        # Guessing N, a window with no sticker in a border row or column is a size too
+        # large: it reaches past the stickers onto the background.
+        border_lines = [occupied[0], occupied[-1], occupied[:, 0], occupied[:, -1]]
+        if size is None and not all(line.any() for line in border_lines):
+            continue
+        return n, origin, occupied
     return None
 
 
@@ -655,6 +661,11 @@ REGION_WORK_SIDE = 320  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
 REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
 SMALL_STICKER_PITCH = 24.0  # px in a pass's image: below this, a finer pass may see more
+TRACK_STICKER_PX = 16.0  # sticker side in the tracking path's image, px
+# A 2x2's position is fitted to four stickers only: at 16 px its middle jitters by up to 5%
+# of the face between frames of a face held still (rendered scanning videos), more than the
+# session allows for "still" (4%); at 64 px, 1%.
+TRACK_2X2_STICKER_PX = 64.0
 
 
 @dataclass(frozen=True)
@@ -667,7 +678,8 @@ class _Regions:
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
-    """Search a crop around the previous face at a scale giving ~16 px stickers."""
+    """Search a crop around the previous face at a scale giving ~16 px stickers (64 px for
+    a 2x2)."""
     height, width = bgr.shape[:2]
     x0, y0 = previous.quad.min(axis=0)
     x1, y1 = previous.quad.max(axis=0)
@@ -677,7 +689,8 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
     if right - left < 16 or bottom - top < 16:
         return None
     crop = bgr[top:bottom, left:right]
-    scale = min(1.0, 16.0 / max(_cell_width(previous.centres), 1.0))
+    sticker_px = TRACK_2X2_STICKER_PX if previous.size == 2 else TRACK_STICKER_PX
+    scale = min(1.0, sticker_px / max(_cell_width(previous.centres), 1.0))
     found = _detect_scaled(crop, scale, size, (float(left), float(top)), 1)
     return found[0] if found else None
 
