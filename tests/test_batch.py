@@ -66,16 +66,20 @@ def test_resume_skips_finished_cubes_and_drops_a_cut_off_line(tmp_path):
     assert sorted(names) == [f"cube{i:03d}" for i in range(5)]
 
 
+# A child batch run's first lines. It restores Python's Ctrl-C handler: started from a
+# shell's background job, it would inherit SIGINT ignored, and could never be interrupted.
+CHILD_PREAMBLE = (
+    "import signal, sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "from batch_fakes import slow_row_from_folder\n"
+    "from scanner.batch import run_batch\n"
+)
+
+
 def test_a_killed_run_resumes_with_every_cube_exactly_once(tmp_path):
     root = make_root(tmp_path, good=12, broken=2)
     out = tmp_path / "out"
-    # The child restores Python's Ctrl-C handler: started from a shell's background job,
-    # it would inherit SIGINT ignored, and the run would never be interrupted.
-    script = (
-        "import signal, sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "from batch_fakes import slow_row_from_folder\n"
-        "from scanner.batch import run_batch\n"
+    script = CHILD_PREAMBLE + (
         f"run_batch(Path({str(root)!r}), Path({str(out)!r}), slow_row_from_folder, jobs=2,"
         " show_progress=False)\n"
     )
@@ -97,13 +101,7 @@ def test_a_killed_run_resumes_with_every_cube_exactly_once(tmp_path):
 def test_ctrl_c_leaves_consistent_reports(tmp_path):
     root = make_root(tmp_path, good=40)
     out = tmp_path / "out"
-    # The child restores Python's Ctrl-C handler: started from a shell's background job,
-    # it would inherit SIGINT ignored, and the run would never be interrupted.
-    script = (
-        "import signal, sys; from pathlib import Path; sys.path.insert(0, 'tests')\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "from batch_fakes import slow_row_from_folder\n"
-        "from scanner.batch import run_batch\n"
+    script = CHILD_PREAMBLE + (
         f"s = run_batch(Path({str(root)!r}), Path({str(out)!r}), slow_row_from_folder, jobs=2,"
         " show_progress=False)\n"
         "print(s.checked, s.interrupted)\n"

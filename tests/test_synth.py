@@ -113,7 +113,7 @@ def test_a_shape_paints_each_pixel_by_the_share_it_covers():
     # A camera pixel sums the light over its area: a half-covered pixel is a half mix (to
     # the coverage's resolution, 1/8 px).
     canvas = np.zeros((3, 3, 3), np.float32)
-    synth._fill(canvas, [np.array([[0.5, 0.5], [1.0, 0.5], [1.0, 1.5], [0.5, 1.5]])], (200,) * 3)
+    synth._fill(canvas, [synth._rounded_square(0.5, 0.5, 1.0, 1.5, 0.0)], (200,) * 3)
     assert canvas[1, 1] == pytest.approx([100.0] * 3, abs=200 / 16)
     assert canvas[1, 0].max() == 0 and canvas[1, 2].max() == 0 and canvas[0, 1].max() == 0
 
@@ -124,9 +124,7 @@ def test_shapes_cover_their_area_on_average():
     for _ in range(200):
         (x0, y0), (w, h) = rng.uniform(2, 4, 2), rng.uniform(1, 6, 2)
         canvas = np.zeros((12, 12, 3), np.float32)
-        synth._fill(
-            canvas, [np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]])], (1,) * 3
-        )
+        synth._fill(canvas, [synth._rounded_square(x0, y0, x0 + w, y0 + h, 0.0)], (1,) * 3)
         excess.append(canvas[..., 0].sum() - w * h)
     assert abs(np.mean(excess)) < 0.05  # px^2, on rectangles of 14 px perimeter on average
 
@@ -136,8 +134,7 @@ def test_a_seam_narrower_than_a_pixel_still_darkens_it():
     # the pixel the seam crosses is a mix. With no anti-aliasing the seam vanished.
     canvas = np.full((8, 21, 3), 20.0, np.float32)
     for x0, x1 in ((-2.0, 9.78), (10.23, 22.0)):
-        tile = np.array([[x0, -2.0], [x1, -2.0], [x1, 10.0], [x0, 10.0]])
-        synth._fill(canvas, [tile], (200.0,) * 3)
+        synth._fill(canvas, [synth._rounded_square(x0, -2.0, x1, 10.0, 0.0)], (200.0,) * 3)
     row = canvas[4, :, 0]
     assert 60 < row[10] < 160
     assert row[:10] == pytest.approx([200.0] * 10) and row[11:] == pytest.approx([200.0] * 10)
