@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from scanner.grid import detect_grid
-from scanner.synth import random_scene_spec, render_clutter, render_scene
+from scanner.synth import random_scene_spec, render_clutter, render_scene, seeded_clutter
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
@@ -71,15 +71,10 @@ def negatives(count: int, seed: int) -> int:
     return sum(detect_grid(render_clutter(rng)) is not None for _ in range(count))
 
 
-def seeded_clutter(start: int, stop: int) -> list[int]:
-    """The seeds in [start, stop) whose no-cube scene gives a face: each seed's scene drawn as
-    tests/test_grid_negatives.py draws it (odd seeds at 320x240, even ones at 640x480)."""
-    false = []
-    for seed in range(start, stop):
-        resolution = (320, 240) if seed % 2 else (640, 480)
-        if detect_grid(render_clutter(np.random.default_rng(seed), resolution)) is not None:
-            false.append(seed)
-    return false
+def false_clutter_seeds(start: int, stop: int) -> list[int]:
+    """The seeds in [start, stop) whose no-cube scene (:func:`scanner.synth.seeded_clutter`,
+    as the negatives test draws it) gives a face."""
+    return [seed for seed in range(start, stop) if detect_grid(seeded_clutter(seed)) is not None]
 
 
 MIN_FACE_FRACTION = 0.10  # the issue's target: faces filling at least ~10% of the frame
@@ -209,7 +204,7 @@ def main() -> None:
     print(f"no-cube scenes: {false}/{args.negatives} false detections")
     if args.clutter_seeds:
         start, stop = args.clutter_seeds
-        seeds = seeded_clutter(start, stop)
+        seeds = false_clutter_seeds(start, stop)
         print(f"no-cube scenes of seeds {start}..{stop - 1} (320x240 and 640x480): ", end="")
         print(f"{len(seeds)}/{stop - start} false detections, seeds {seeds}")
     if not args.no_real and (REALDATA / "faces.jsonl").is_file():

@@ -13,13 +13,7 @@ from scanner.grid import (
     _turned_in_cells,
     detect_grid,
 )
-from scanner.synth import random_scene_spec, render_clutter, render_scene
-
-
-def clutter(seed: int) -> np.ndarray:
-    """The seeded no-cube scene (odd seeds at 320x240, even ones at 640x480)."""
-    resolution = (320, 240) if seed % 2 else (640, 480)
-    return render_clutter(np.random.default_rng(seed), resolution)
+from scanner.synth import random_scene_spec, render_scene, seeded_clutter
 
 
 @pytest.mark.parametrize(
@@ -58,7 +52,7 @@ def clutter(seed: int) -> np.ndarray:
 )
 def test_no_cube_scenes_of_each_refused_class_give_no_face(seed):
     # One seeded scene per rejection rule's class; each fails without its rule.
-    assert detect_grid(clutter(seed)) is None
+    assert detect_grid(seeded_clutter(seed)) is None
 
 
 SOLVED = "".join(letter * 9 for letter in "WRGYOB")
