@@ -563,6 +563,12 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     two_by_two: list[FaceDetection] = []
     for scale in scales:
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
+        if scale != first:
+            # A window found only at the finer scale may lie on a larger grid whose faint
+            # grout closes its tiles only at the first pass's scale: judge it there too, but
+            # only by regions all around it. A row of regions along one side is weaker
+            # evidence: a cube may lie on floor tiles of its own sticker pitch.
+            found = [face for face in found if not _continues_at(image, first, face, False)]
         if found and not all(_three_seen_of_four(face) for face in found):
             if found[0].size > 2 or size == 2:
                 return found
@@ -595,7 +601,9 @@ def _region_scales(long_side: int) -> list[float]:
     return list(dict.fromkeys([min(1.0, REGION_WORK_SIDE / long_side), fine]))
 
 
-def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
+def _continues_at(
+    image: np.ndarray, scale: float, face: FaceDetection, along_a_side: bool = True
+) -> bool:
     """:func:`_grid_continues` for a found face, over the regions found at ``scale``."""
     lab = _working_lab(image, scale)
     regions = _find_regions(lab)
@@ -604,7 +612,9 @@ def _continues_at(image: np.ndarray, scale: float, face: FaceDetection) -> bool:
     sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
     to_small = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
     centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
-    return _grid_continues(to_small @ face.homography @ centred, face.size, regions, lab.shape)
+    return _grid_continues(
+        to_small @ face.homography @ centred, face.size, regions, lab.shape, along_a_side
+    )
 
 
 def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
@@ -1429,10 +1439,14 @@ def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def _grid_continues(
-    homography: np.ndarray, n: int, regions: _Regions, shape: tuple[int, ...]
+    homography: np.ndarray,
+    n: int,
+    regions: _Regions,
+    shape: tuple[int, ...],
+    along_a_side: bool = True,
 ) -> bool:
     """True when lattice-like regions sit on the ring of cells just outside the window, or
-    line up along a side of the ring beyond it."""
+    (when ``along_a_side``) line up along a side of the ring beyond it."""
     ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
     height, width = shape[:2]
@@ -1449,7 +1463,7 @@ def _grid_continues(
     dist, idx = _nearest(predicted, regions.centers)
     close = dist < 0.25 * pitch
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
-    if close[first].sum() < 2 and not (sides @ close >= along).any():
+    if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
     # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
     # of background texture is not a continuation).
@@ -1492,7 +1506,7 @@ def _grid_continues(
     # staggered keyboard and tiles past a gap or an object miss the next ring but line up
     # along the one beyond; past a cube face's side lie the plastic, the background, or the
     # next face, whose stickers are squashed in this face's lattice (and not counted).
-    return bool((sides @ hits >= along).any())
+    return along_a_side and bool((sides @ hits >= along).any())
 
 
 @lru_cache(maxsize=8)
@@ -1583,9 +1597,11 @@ def _colour_continues(
     a tiled floor, the tile past the grid's border is another flat tile of the same colour.
     Two sides of a face may border faces that are in view, so three sides must repeat (both,
     when the frame's corner leaves only two to judge). A side past which a border of two or
-    more colours repeats cell for cell (at least two cells judged) is a striped surface: a
-    background does not copy a row of stickers, and a piece's stickers all differ. Only ring
-    cells inside the frame are judged. ``block`` is :func:`_ringed_lab`'s.
+    more colours repeats cell for cell is a striped surface: a background does not copy a row
+    of stickers, and a piece's stickers all differ. It takes at least two repeating cells and
+    half of the side's judged ones; a ring cell textured by text or an object over it counts
+    neither way. Only ring cells inside the frame are judged. ``block`` is
+    :func:`_ringed_lab`'s.
     """
     n = detection.size
     lab, inside = block
@@ -1602,14 +1618,15 @@ def _colour_continues(
         ((middle, n + 1), (middle, n)),
     ):
         judged = inside[ring]
+        flat = judged & (spread[ring] < MAX_STICKER_SPREAD)
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
-        same = judged & (difference < RING_SAME_COLOUR) & (spread[ring] < MAX_STICKER_SPREAD)
+        same = flat & (difference < RING_SAME_COLOUR)
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
         colours = median[border][same]
         striped |= bool(
-            judged.sum() >= 2
-            and same.sum() == judged.sum()
+            same.sum() >= max(2, judged.sum() / 2)
+            and same.sum() == flat.sum()
             and np.ptp(colours, axis=0).max() >= RING_SAME_COLOUR
         )
     # In a corner of the frame only two sides can be judged: then both must repeat.
