@@ -561,14 +561,22 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # other stickers blurred into their seams at this scale.
     last_resort: list[FaceDetection] = []
     two_by_two: list[FaceDetection] = []
+    # The first pass's regions also judge whether a face found at another scale continues.
+    first_lab = _working_lab(image, first)
+    first_regions = _find_regions(first_lab)
     for scale in scales:
-        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces)
+        prepared = (first_lab, first_regions) if scale == first else None
+        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared)
         if scale != first:
             # A window found only at the finer scale may lie on a larger grid whose faint
             # grout closes its tiles only at the first pass's scale: judge it there too, but
             # only by regions all around it. A row of regions along one side is weaker
             # evidence: a cube may lie on floor tiles of its own sticker pitch.
-            found = [face for face in found if not _continues_at(image, first, face, False)]
+            found = [
+                face
+                for face in found
+                if not _continues_at(image, face, first_lab, first_regions, along_a_side=False)
+            ]
         if found and not all(_three_seen_of_four(face) for face in found):
             if found[0].size > 2 or size == 2:
                 return found
@@ -588,7 +596,7 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     if coarse >= first:
         return last_resort
     found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, every_cell_seen=True)
-    found = [face for face in found if not _continues_at(image, first, face)]
+    found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
     return found or last_resort
 
 
@@ -602,11 +610,14 @@ def _region_scales(long_side: int) -> list[float]:
 
 
 def _continues_at(
-    image: np.ndarray, scale: float, face: FaceDetection, along_a_side: bool = True
+    image: np.ndarray,
+    face: FaceDetection,
+    lab: np.ndarray,
+    regions: _Regions,
+    along_a_side: bool = True,
 ) -> bool:
-    """:func:`_grid_continues` for a found face, over the regions found at ``scale``."""
-    lab = _working_lab(image, scale)
-    regions = _find_regions(lab)
+    """:func:`_grid_continues` for a face found in ``image``, over the regions of another
+    pass (``lab`` is that pass's working image)."""
     if len(regions.areas) == 0:
         return False
     sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
@@ -721,19 +732,24 @@ def _detect_scaled(
     *,
     split_blocks: bool = False,
     every_cell_seen: bool = False,
+    prepared: tuple[np.ndarray, _Regions] | None = None,
 ) -> list[FaceDetection]:
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
     stickers apart; ``every_cell_seen`` keeps only faces with a sticker seen in every cell
-    (a glared one counts; an inferred one does not)."""
+    (a glared one counts; an inferred one does not). ``prepared`` is the scale's working
+    image and regions when the caller already has them."""
     height, width = bgr.shape[:2]
-    lab = _working_lab(bgr, scale)
+    if prepared is not None:
+        lab, regions = prepared
+    else:
+        lab = _working_lab(bgr, scale)
+        if split_blocks:
+            regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
+        else:
+            regions = _find_regions(lab)
     sx = lab.shape[1] / width
     sy = lab.shape[0] / height
-    if split_blocks:
-        regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
-    else:
-        regions = _find_regions(lab)
     if len(regions.areas) < 2 * 2:
         return []
     lattices = _link_lattices(regions)
