@@ -129,6 +129,7 @@ class _Candidate:
     centre: np.ndarray
     side: float
     rectangularity: float
+    whiten: np.ndarray  # (2, 2): the outline's own unit-square frame (see _whitening)
 
 
 def as_bgr(frame: object) -> np.ndarray:
@@ -213,7 +214,12 @@ def _candidates(small: np.ndarray) -> list[_Candidate]:
             outline = cv2.approxPolyDP(contour, 0.05 * cv2.arcLength(contour, True), True)
             if len(outline) != 4 and rectangularity < 0.86:
                 continue
-            found.append(_Candidate(np.array([cx, cy]), float(np.sqrt(area)), rectangularity))
+            moments = cv2.moments(contour)
+            cov = np.array([[moments["mu20"], moments["mu11"]], [moments["mu11"], moments["mu02"]]])
+            whiten = _whitening(cov[None] / moments["m00"], np.array([area]))[0]
+            found.append(
+                _Candidate(np.array([cx, cy]), float(np.sqrt(area)), rectangularity, whiten)
+            )
     return _suppress(found)
 
 
@@ -234,6 +240,7 @@ class _Lattice:
     coords: np.ndarray  # integer lattice coordinates of the inlier candidates
     inliers: np.ndarray  # indices of the inlier candidates
     score: float
+    square: bool  # whether most inliers are square in lattice units, as a face's stickers
 
 
 def _lattice_coords(points: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -278,7 +285,9 @@ def _one_per_cell(inliers: np.ndarray, coords: np.ndarray, error: np.ndarray) ->
     return kept
 
 
-def _fit_lattice(centres: np.ndarray, sides: np.ndarray, seed: int, a: int, b: int):
+def _fit_lattice(
+    centres: np.ndarray, sides: np.ndarray, whiten: np.ndarray, seed: int, a: int, b: int
+):
     """Hypothesis from a seed and two neighbours; refined to a homography over its inliers."""
     u, v = _reduced(centres[a] - centres[seed], centres[b] - centres[seed])
     basis = np.stack([u, v], axis=1)
@@ -310,9 +319,12 @@ def _fit_lattice(centres: np.ndarray, sides: np.ndarray, seed: int, a: int, b: i
     # Stickers of one face have about the same size: drop stray small or large matches.
     typical = np.median(sides[inliers])
     inliers = inliers[np.abs(np.log(sides[inliers] / typical)) < np.log(1.45)]
-    return _Lattice(
-        homography, coords[inliers].astype(int), inliers, len(inliers) - error[inliers].sum()
-    )
+    # A face's stickers are square in lattice units. A lattice whose matches mostly are not
+    # is of keys in staggered rows (a lattice of rhombi), oblong keys or scattered squares.
+    aspect = _lattice_aspect(homography, centres[inliers], whiten[inliers])
+    square = bool((aspect < MAX_LATTICE_ASPECT).sum() >= max(3, len(inliers) / 2))
+    score = len(inliers) - error[inliers].sum()
+    return _Lattice(homography, coords[inliers].astype(int), inliers, score, square)
 
 
 def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
@@ -321,6 +333,7 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
         return []
     centres = np.array([c.centre for c in candidates])
     sides = np.array([c.side for c in candidates])
+    whiten = np.array([c.whiten for c in candidates])
     found: dict[frozenset, _Lattice] = {}
     distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     explained: set[int] = set()
@@ -335,11 +348,12 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
         near = near[np.argsort(distances[seed, near])]  # the nearest neighbours first
         for i, a in enumerate(near[:8]):
             for b in near[i + 1 : 8]:
-                lattice = _fit_lattice(centres, sides, seed, a, b)
+                lattice = _fit_lattice(centres, sides, whiten, seed, a, b)
                 if lattice is not None:
                     key = frozenset(lattice.inliers.tolist())
-                    if key not in found or lattice.score > found[key].score:
+                    if lattice.square and (key not in found or lattice.score > found[key].score):
                         found[key] = lattice
+                    # Its candidates are explained either way: keys of a keyboard seed no face.
                     if len(lattice.inliers) >= 4:
                         explained.update(lattice.inliers.tolist())
     return sorted(found.values(), key=lambda lattice: -lattice.score)

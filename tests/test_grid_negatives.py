@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from scanner.grid import (
+    _candidates,
     _colour_continues,
+    _lattices,
     _make_detection,
     _ringed_lab,
     _turned_in_cells,
@@ -52,6 +54,9 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(1351, id="checkerboard-along-its-diagonals"),
         pytest.param(2491, id="checkerboard-along-its-diagonals-2"),
         pytest.param(1009, id="checkerboard-along-its-diagonals-3"),
+        # Scattered squares that happen to fit a lattice of rhombi: in its units they are
+        # skewed, where a face's stickers are square (found by the second cue).
+        pytest.param(7438, id="squares-skewed-in-their-lattice"),
     ],
 )
 def test_no_cube_scenes_of_each_refused_class_give_no_face(seed):
@@ -116,6 +121,34 @@ def test_stripes_running_past_one_side_continue_in_colour():
     texted[200:240, 80:200] = stripes[200:240, 80:200]
     texted[200:240, 120:160] = np.random.default_rng(0).integers(0, 256, (40, 40, 3))
     assert _colour_continues(texted, window, _ringed_lab(texted, window))
+
+
+def _keys(offset_per_row: int) -> np.ndarray:
+    """Light square keys, 33 px at a 40 px pitch, 4 rows of 6 on a dark body; each row
+    shifted right by ``offset_per_row`` px from the one above."""
+    board = np.full((240, 360, 3), 30, np.uint8)
+    for row in range(4):
+        for col in range(6):
+            x, y = 20 + col * 40 + row * offset_per_row, 30 + row * 40
+            board[y : y + 33, x : x + 33] = (200, 210, 215)
+    return board
+
+
+def test_the_quad_cue_links_square_keys_only_in_a_lattice_of_squares():
+    # Keys in straight rows form a lattice of squares: one lattice links all 24. Shifted
+    # 0.3 of the pitch per row, they fit a lattice of rhombi, in whose units the keys are
+    # skewed: no lattice may link two rows (within one row, the keys lie on a line).
+    for offset, linked in ((0, 24), (12, 0)):
+        image = _keys(offset)
+        candidates = _candidates(image)
+        assert len(candidates) == 24
+        rows = {tuple(np.round(c.centre).astype(int)): (c.centre[1] - 30) // 40 for c in candidates}
+        most = 0
+        for lattice in _lattices(candidates):
+            centres = [tuple(np.round(candidates[i].centre).astype(int)) for i in lattice.inliers]
+            if len({rows[c] for c in centres}) > 1:
+                most = max(most, len(lattice.inliers))
+        assert most == linked
 
 
 @pytest.mark.parametrize("style", ["stickered", "stickerless"])
