@@ -328,7 +328,7 @@ def _fit_lattice(
 
 
 def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
-    """Distinct lattice hypotheses, the ones explaining most candidates first."""
+    """Distinct lattice hypotheses of square cells, the ones explaining most candidates first."""
     if len(candidates) < 4:
         return []
     centres = np.array([c.centre for c in candidates])
