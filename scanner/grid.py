@@ -83,6 +83,7 @@ MAX_EXTRAPOLATED_ASPECT = 2.0  # ... and one where the lattice is extrapolated, 
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than the darker of its two cells
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
+SEAM_GREY_DIP = 0.5  # ... or, no lighter than a coloured cell, this much greyer (relative)
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
 RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
@@ -1430,21 +1431,37 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     # The L's corner cell is opposite the unseen one; its two arms meet it across the
     # middle row line (in the corner's column) and the middle column line (in its row).
     (row,), (col,) = np.nonzero(~support)
-    lightness = rectified[cell_px:-cell_px, cell_px:-cell_px, 0]
+    face = rectified[cell_px:-cell_px, cell_px:-cell_px]
+    lightness = face[..., 0]
+    chroma = np.hypot(face[..., 1] - 128.0, face[..., 2] - 128.0)
     in_column = slice((1 - col) * cell_px + margin, (2 - col) * cell_px - margin)
     in_row = slice((1 - row) * cell_px + margin, (2 - row) * cell_px - margin)
-    profiles = [lightness[:, in_column].mean(axis=1), lightness[in_row, :].mean(axis=0)]
-    return all(_dark_line_between(profile, cell_px) for profile in profiles)
+    return _seam_between(
+        lightness[:, in_column].mean(axis=1), chroma[:, in_column].mean(axis=1), cell_px
+    ) and _seam_between(lightness[in_row, :].mean(axis=0), chroma[in_row, :].mean(axis=0), cell_px)
 
 
-def _dark_line_between(profile: np.ndarray, cell_px: int) -> bool:
-    """True when a lightness profile across two cells (2 * ``cell_px`` samples) dips at
-    their boundary below both cells, by ``SEAM_DIP`` of the darker (``SEAM_FLOOR`` at least).
+def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bool:
+    """True when the lightness and chroma profiles across two cells (2 * ``cell_px``
+    samples each) show a line of plastic or a seam at their boundary.
+
+    Against each cell the line is darker, by ``SEAM_DIP`` of the cell's lightness
+    (``SEAM_FLOOR`` at least), or, no lighter than the cell, greyer by ``SEAM_GREY_DIP`` of
+    its chroma: in dim light a dark blue or green sticker is as dark as the plastic around
+    it, but the plastic stays grey.
     """
     offset = (np.arange(2 * cell_px) + 0.5) / cell_px - 1.0  # in cells from the boundary
-    sides = min(np.median(profile[offset < -0.2]), np.median(profile[offset > 0.2]))
-    dip = sides - profile[np.abs(offset) <= 0.15].min()
-    return bool(dip / max(sides, SEAM_FLOOR) > SEAM_DIP)
+    line = np.abs(offset) <= 0.15
+    line_lightness, line_chroma = lightness[line].min(), chroma[line].min()
+    for side in (offset < -0.2, offset > 0.2):
+        cell_lightness, cell_chroma = np.median(lightness[side]), np.median(chroma[side])
+        darker = cell_lightness - line_lightness > SEAM_DIP * max(cell_lightness, SEAM_FLOOR)
+        greyer = line_lightness <= cell_lightness and (
+            cell_chroma - line_chroma > SEAM_GREY_DIP * cell_chroma
+        )
+        if not (darker or greyer):
+            return False
+    return True
 
 
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -444,6 +444,26 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
     assert not _three_of_four_hold(face_h, support, floor_lab)
 
 
+@pytest.mark.parametrize(
+    ("stickers", "hold"),
+    [([(45, 12, 2), (12, 34, 6), (45, 12, 2)], True), ([(14, 14, 14)] * 3, False)],
+    ids=["dark-blue-and-green", "dark-grey"],
+)
+def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, hold) -> None:
+    # Lightness 11 stickers on lightness 7 plastic: too little darker for a seam, but the
+    # plastic is grey where the blue and green are not. Grey squares show no seam at all.
+    rng = np.random.default_rng(8)
+    image = rng.integers(0, 60, (240, 320, 3), dtype=np.uint8)  # a dim textured table
+    for (col, row), colour in zip([(3, 2), (4, 2), (3, 3)], stickers, strict=True):
+        image[row * 40 : row * 40 + 40, col * 40 : col * 40 + 40] = (9, 9, 9)
+        image[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = colour
+    image[120:160, 160:200] = (120, 150, 200)  # a finger over the fourth
+    face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
+    support = np.array([[True, True], [True, False]])
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    assert _three_of_four_hold(face_h, support, lab) == hold
+
+
 def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found() -> None:
     # 16 stickers and two sticker-sized objects a pitch past two sides: the strays join the
     # lattice (18 regions), and a window with every cell seen may leave them out.
