@@ -520,7 +520,7 @@ def detect_grid(
 
 def _three_seen_of_four(face: FaceDetection) -> bool:
     """True for a 2x2 face with one cell inferred, not seen (or seen but not flat)."""
-    return face.size == 2 and int((face.confidence <= INFERRED_CONFIDENCE).sum()) == 1
+    return face.size == 2 and _seen_cells(face) == 3
 
 
 THOROUGH_SIDES = (240, 280, 480, 560, 640)  # long sides of a thorough search's extra passes
@@ -571,11 +571,11 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     long_side = max(image.shape[:2])
     scales = _region_scales(long_side)
     first = scales[0]
-    # A 2x2 with one sticker unseen only stands when no pass finds more. Nor does a 2x2 of
-    # small stickers while a finer pass is left: it may be a corner of a larger face whose
-    # other stickers blurred into their seams at this scale.
+    # A 2x2 with one sticker unseen only stands when no pass finds more. Nor, while a finer
+    # pass is left, does a face of small stickers that is a 2x2 or has cells not seen: it may
+    # be part of a larger face whose other stickers blurred into their seams at this scale.
     last_resort: list[FaceDetection] = []
-    two_by_two: list[FaceDetection] = []
+    deferred: list[FaceDetection] = []
     # The first pass's regions also judge whether a face found at another scale continues.
     first_lab = _working_lab(image, first)
     first_regions = _find_regions(first_lab)
@@ -593,15 +593,17 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
                 if not _continues_at(image, face, first_lab, first_regions, along_a_side=False)
             ]
         if found and not all(_three_seen_of_four(face) for face in found):
-            if found[0].size > 2 or size == 2:
+            if deferred:
+                return found if _sees_more_of(found[0], deferred[0]) else deferred
+            small = _cell_width(found[0].centres) * scale < SMALL_STICKER_PITCH
+            partial = (found[0].size == 2 and size != 2) or _seen_cells(found[0]) < found[0].size**2
+            if not (small and partial and scale != scales[-1]):
                 return found
-            two_by_two = two_by_two or found
-            if _cell_width(found[0].centres) * scale >= SMALL_STICKER_PITCH:
-                return two_by_two
+            deferred = found
             continue
         last_resort = last_resort or found
-    if two_by_two:
-        return two_by_two
+    if deferred:
+        return deferred
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
@@ -613,6 +615,16 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, every_cell_seen=True)
     found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
     return found or last_resort
+
+
+def _seen_cells(face: FaceDetection) -> int:
+    """How many of a face's cells show a sticker (the rest were inferred)."""
+    return int((face.confidence > INFERRED_CONFIDENCE).sum())
+
+
+def _sees_more_of(face: FaceDetection, earlier: FaceDetection) -> bool:
+    """True when ``face`` lies over ``earlier`` and shows more of its stickers."""
+    return _overlap(face.quad, earlier.quad) and _seen_cells(face) > _seen_cells(earlier)
 
 
 def _region_scales(long_side: int) -> list[float]:

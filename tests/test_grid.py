@@ -8,7 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.grid import _glared, _three_of_four_hold, detect_grid
+from scanner.grid import (
+    _detect_scaled,
+    _glared,
+    _region_scales,
+    _three_of_four_hold,
+    detect_grid,
+)
 from scanner.synth import (
     canonical_view,
     face_pose,
@@ -118,6 +124,19 @@ def _drawn_face(colours: list[list[tuple[int, int, int]]], cell: int, gap: int, 
             image[y : y + cell, x : x + cell] = 20
             image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colours[row][col]
     return image
+
+
+def test_part_of_a_face_of_small_stickers_waits_for_the_finer_pass() -> None:
+    # At the first pass's 320 px, this 5x5's stickers are 8 px and half of them blur into
+    # their seams: the lattice links ten, and a 4x4 window over them passes for a face. The
+    # finer pass sees all 25.
+    spec = random_scene_spec(
+        np.random.default_rng(171), 5, resolution=(800, 600), scale_range=(0.15, 0.25)
+    )
+    image, truth = render_scene(spec)
+    first = _detect_scaled(image, _region_scales(800)[0], None, (0.0, 0.0), 1)
+    assert [face.size for face in first] == [4]
+    assert _matches(detect_grid(image), truth)
 
 
 def test_a_face_filling_the_frame_is_found() -> None:
