@@ -595,8 +595,9 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
         if found and not all(_three_seen_of_four(face) for face in found):
             if deferred:
                 return found if _sees_more_of(found[0], deferred[0]) else deferred
-            small = _cell_width(found[0].centres) * scale < SMALL_STICKER_PITCH
-            partial = (found[0].size == 2 and size != 2) or _seen_cells(found[0]) < found[0].size**2
+            face = found[0]
+            small = _cell_width(face.centres) * scale < SMALL_STICKER_PITCH
+            partial = (face.size == 2 and size != 2) or _seen_cells(face) < face.size**2
             if not (small and partial and scale != scales[-1]):
                 return found
             deferred = found
