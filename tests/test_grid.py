@@ -508,6 +508,20 @@ def test_a_2x2_face_with_a_stray_square_on_its_lattice_is_found() -> None:
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 240], atol=6)
 
 
+def test_a_face_with_a_finger_over_a_sticker_and_a_stray_square_is_found() -> None:
+    # Eight stickers seen and a sticker-sized object a pitch past the face's left side: the
+    # window over the eight leaves the stray out, as a window over a whole face may.
+    palette = [(40, 40, 200), (230, 230, 230), (40, 160, 40), (170, 80, 20), (40, 210, 230)]
+    colours = [[palette[(row * 2 + col) % 5] for col in range(3)] for row in range(3)]
+    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    x, y = 120 - 60, 120 + 60  # a pitch left of the middle row
+    cv2.rectangle(image, (x + 5, y + 5), (x + 54, y + 54), (200, 60, 160), -1)
+    cv2.ellipse(image, (210, 110), (24, 60), 0, 0, 360, (120, 150, 200), -1)  # a finger
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 3
+    assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
 def _eval_detect_scene(index: int):
     """Scene ``index`` of ``benchmarks/eval_detect.py``'s rendered set (seed 2024, N cycling
     2..5): its image and truth."""
