@@ -1468,7 +1468,7 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
     line_lightness, line_chroma = lightness[line].min(), chroma[line].min()
     for side in (offset < -0.2, offset > 0.2):
         cell_lightness, cell_chroma = np.median(lightness[side]), np.median(chroma[side])
-        darker = cell_lightness - line_lightness > SEAM_DIP * max(cell_lightness, SEAM_FLOOR)
+        darker = _seam_dip(cell_lightness, line_lightness) > SEAM_DIP
         greyer = line_lightness <= cell_lightness and (
             cell_chroma - line_chroma > SEAM_GREY_DIP * cell_chroma
         )
@@ -1788,10 +1788,14 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     middle = np.abs(across) <= 0.1
     left, right = profile[:, outer & (across < 0)], profile[:, outer & (across > 0)]
     sides = np.minimum(np.median(left, axis=1), np.median(right, axis=1))
-    # Relative to the darker cell, but never to less than a dark grey: next to a black
-    # square, sensor noise alone would make a "seam".
-    dip = (sides - profile[:, middle].min(axis=1)) / np.maximum(sides, SEAM_FLOOR)
-    return float((dip > SEAM_DIP).mean())
+    return float((_seam_dip(sides, profile[:, middle].min(axis=1)) > SEAM_DIP).mean())
+
+
+def _seam_dip(cell_lightness: np.ndarray | float, line_lightness: np.ndarray | float) -> np.ndarray:
+    """How much darker a line is than the cell beside it, relative to the cell: a seam from
+    ``SEAM_DIP`` on. Never relative to less than ``SEAM_FLOOR``: next to a black square,
+    sensor noise alone would make a "seam"."""
+    return (cell_lightness - line_lightness) / np.maximum(cell_lightness, SEAM_FLOOR)
 
 
 def _polygon_area(poly: np.ndarray) -> float:
