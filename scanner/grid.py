@@ -608,12 +608,12 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
-    # show a sticker in every cell (one under glare counts, an inferred one does not), and
-    # the grid's continuation is looked for in the first pass's sharper regions.
+    # show a sticker in nearly every cell (see ``most_cells_seen``), and the grid's
+    # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse >= first:
         return last_resort
-    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, every_cell_seen=True)
+    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, most_cells_seen=True)
     found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
     return found or last_resort
 
@@ -709,6 +709,9 @@ def _detection(
 REGION_WORK_SIDE = 320  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
 REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
+# Cells of a face of 3x3 or more that its last pass may leave unseen: a finger over one
+# sticker and a glare spot washing out another (of a 2x2's four, that is half the face).
+COARSE_MAX_UNSEEN = 2
 SMALL_STICKER_PITCH = 24.0  # px in a pass's image: below this, a finer pass may see more
 TRACK_STICKER_PX = 16.0  # sticker side in the tracking path's image, px
 # A 2x2's position is fitted to four stickers only: at 16 px its middle jitters by up to 5%
@@ -759,14 +762,15 @@ def _detect_scaled(
     max_faces: int,
     *,
     split_blocks: bool = False,
-    every_cell_seen: bool = False,
+    most_cells_seen: bool = False,
     prepared: tuple[np.ndarray, _Regions] | None = None,
 ) -> list[FaceDetection]:
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
-    stickers apart; ``every_cell_seen`` keeps only faces with a sticker seen in every cell
-    (a glared one counts; an inferred one does not). ``prepared`` is the scale's working
-    image and regions when the caller already has them."""
+    stickers apart; ``most_cells_seen`` keeps only faces with a sticker seen in every cell
+    but ``COARSE_MAX_UNSEEN`` (a glared one counts; an inferred one does not), and in every
+    cell of a 2x2. ``prepared`` is the scale's working image and regions when the caller
+    already has them."""
     height, width = bgr.shape[:2]
     if prepared is not None:
         lab, regions = prepared
@@ -798,7 +802,8 @@ def _detect_scaled(
         ]
     )
     for _score, homography, n, confidence, support in candidates:
-        if every_cell_seen and not support.all():
+        allowed_unseen = COARSE_MAX_UNSEEN if n >= 3 else 0
+        if most_cells_seen and n * n - support.sum() > allowed_unseen:
             continue
         quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
         if any(_overlap(quad, other) for other in taken):
