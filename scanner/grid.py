@@ -16,12 +16,14 @@
    and boards do; the next face of the cube, squashed across the border, does not
    count). Of two faces of one cube, the one seen flatter is shown.
 4. Scales: the working scale first, then a finer one for small faces, then a coarse
-   one for large blurred faces; then the second cue, sticker quads from several
-   binarisations fitted to a lattice by RANSAC. A thorough search (offline photos) tries
-   more scales, then cuts rows of merged same-colour stickers into their stickers. A
-   board pattern (two colours alternating with no seams) is refused, and so is a grid
-   whose colours repeat in the flat cells past three of its sides (tiles), or cell for
-   cell past one side whose border holds two or more colours (stripes).
+   one for large blurred faces; then the crossings of a stickerless face seen close
+   (the dark gaps where four pieces' rounded corners meet, which lie on a lattice even
+   where same-coloured pieces merge into blocks); then the second cue, sticker quads
+   from several binarisations fitted to a lattice by RANSAC. A thorough search (offline
+   photos) tries more scales, then cuts rows of merged same-colour stickers into their
+   stickers. A board pattern (two colours alternating with no seams) is refused, and so
+   is a grid whose colours repeat in the flat cells past three of its sides (tiles), or
+   cell for cell past one side whose border holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
@@ -566,8 +568,8 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
 
 
 def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
-    """The region-lattice cue at a coarse, then (for large frames) a finer scale; last, when
-    neither found a face, at a coarser scale still."""
+    """The region-lattice cue at a coarse, then (for large frames) a finer scale; when
+    neither found a face, at a coarser scale still; last, the crossings cue."""
     long_side = max(image.shape[:2])
     scales = _region_scales(long_side)
     first = scales[0]
@@ -612,10 +614,72 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse >= first:
-        return last_resort
+        return last_resort or _crossing_faces(image, first_lab, first_regions, size)
     found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, most_cells_seen=True)
     found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
-    return found or last_resort
+    return found or last_resort or _crossing_faces(image, first_lab, first_regions, size)
+
+
+def _crossing_faces(
+    image: np.ndarray, lab: np.ndarray, regions: _Regions, size: int | None
+) -> list[FaceDetection]:
+    """A stickerless face seen close, found by the dark gaps where four of its pieces meet.
+
+    Neighbouring pieces of one colour show no seam between them, so a face of a few large
+    same-coloured blocks leaves too few regions of a sticker's size to link. But each
+    piece's corners are rounded: where four meet, a small dark gap shows the core, and
+    these gaps lie on the (N-1) x (N-1) lattice of the face's inner crossings. A face
+    stands when it passes the region cue's checks with every cell taken as seen, and every
+    crossing is darker than each of its four cells (flat clutter's specks are not).
+    ``lab`` and ``regions`` are the first pass's; returns [] or the one face found.
+    """
+    best = None
+    for coords, members in _link_crossings(regions):
+        present = {tuple(c) for c in coords.tolist()}
+        lo, hi = coords.min(axis=0), coords.max(axis=0)
+        # The largest full k x k block of crossings: a face of k + 1.
+        for k in range(min(6, int((hi - lo).min()) + 1), 1, -1):
+            n = k + 1
+            if size is not None and n != size:
+                continue
+            for ox in range(lo[0], hi[0] - k + 2):
+                for oy in range(lo[1], hi[1] - k + 2):
+                    block = [(ox + a, oy + b) for b in range(k) for a in range(k)]
+                    if not all(c in present for c in block):
+                        continue
+                    inside = np.all((coords >= [ox, oy]) & (coords < [ox + k, oy + k]), axis=1)
+                    fit = _lattice_homography(
+                        coords[inside] - [ox, oy], regions.centers[members[inside]]
+                    )
+                    if fit is None:
+                        continue
+                    # Crossing (i, j) is cell (i, j)'s top-left corner, shifted by one.
+                    cells_h = fit[0] @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+                    found = _score_window(cells_h, n, np.ones((n, n), bool), regions, lab)
+                    if found is None or not _crossings_dark(found[1], n, lab):
+                        continue
+                    if best is None or found[0] > best[0]:
+                        best = found
+            if best is not None:
+                break
+    if best is None:
+        return []
+    _, face_h, n, confidence, _ = best
+    sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
+    to_full = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1.0]])
+    return [_make_detection(to_full @ face_h, n, confidence)]
+
+
+def _crossings_dark(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
+    """True when every inner crossing of the face is ``CROSSING_DIP`` darker (relative)
+    than each of the four cells meeting there."""
+    lightness = _cell_statistics(face_h, n, lab)[0]
+    corners = np.array([(i, j) for j in range(1, n) for i in range(1, n)], float)
+    at_crossing = _sample(np.ascontiguousarray(lab[..., 0]), _warp(corners, face_h)).ravel()
+    for (i, j), value in zip(corners.astype(int), at_crossing.astype(float), strict=True):
+        if value > (1 - CROSSING_DIP) * lightness[j - 1 : j + 1, i - 1 : i + 1].min():
+            return False
+    return True
 
 
 def _seen_cells(face: FaceDetection) -> int:
@@ -969,6 +1033,10 @@ def _sticker_sides(areas: np.ndarray) -> np.ndarray:
 _MIN_PITCH = 7.0  # px in the working image
 _REGION_PITCH_RANGE = (0.95, 1.75)  # neighbour distance in units of the region's own side
 _STEP_TOL = 0.3
+# The crossings cue (see :func:`_crossing_faces`).
+CROSSING_SPACING = (3.0, 15.0)  # neighbouring crossings' distance, in the larger gap's sides
+MAX_CROSSING_AREA_RATIO = 4.0  # two gaps' areas differ less than this
+CROSSING_DIP = 0.3  # a crossing is this much darker (relative) than each of its four cells
 
 
 def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -1014,6 +1082,40 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     order = np.lexsort((-typical, -counts))
     members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
     return [(coords[group].copy(), group) for group in np.split(members, ends[:-1]) if len(group)]
+
+
+def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Group small regions far apart for their size into lattices, as
+    :func:`_link_lattices` groups stickers: the gaps at a stickerless face's crossings."""
+    m = len(regions.areas)
+    if m < 4:
+        return []
+    centers, side = regions.centers, np.sqrt(regions.areas)
+    k = min(9, m)
+    _, nbr = cKDTree(centers).query(centers, k=k)
+    src, dst = np.repeat(np.arange(m), k - 1), nbr[:, 1:].ravel()
+    disp = centers[dst] - centers[src]
+    dist = np.linalg.norm(disp, axis=1)
+    larger = np.maximum(side[src], side[dst])
+    ratio = regions.areas[dst] / regions.areas[src]
+    ok = (
+        (dist > CROSSING_SPACING[0] * larger)
+        & (dist < CROSSING_SPACING[1] * larger)
+        & (ratio > 1 / MAX_CROSSING_AREA_RATIO)
+        & (ratio < MAX_CROSSING_AREA_RATIO)
+    )
+    src, dst, disp, dist = src[ok], dst[ok], disp[ok], dist[ok]
+    nearest = np.full(m, np.inf)
+    np.minimum.at(nearest, src, dist)
+    near = dist < 1.3 * nearest[src]
+    src, dst, disp = src[near], dst[near], disp[near]
+    # A gap's shape says little of the lattice's frame: steps are measured in pixels.
+    local = disp / nearest[src][:, None]
+    first = np.searchsorted(src, np.arange(m + 1))
+    order = np.argsort(-np.diff(first), kind="stable")
+    members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
+    lattices = np.split(members, ends[:-1])
+    return [(coords[group].copy(), group) for group in lattices if len(group) >= 4]
 
 
 def _neighbour_median(areas: np.ndarray, dst: np.ndarray, first: np.ndarray) -> np.ndarray:
