@@ -48,6 +48,7 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
@@ -613,11 +614,12 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # show a sticker in nearly every cell (see ``most_cells_seen``), and the grid's
     # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
-    if coarse >= first:
-        return last_resort or _crossing_faces(image, first_lab, first_regions, size)
-    found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, most_cells_seen=True)
-    found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
-    return found or last_resort or _crossing_faces(image, first_lab, first_regions, size)
+    if coarse < first:
+        found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, most_cells_seen=True)
+        found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
+        if found:
+            return found
+    return last_resort or _crossing_faces(image, first_lab, first_regions, size)
 
 
 def _crossing_faces(
@@ -635,39 +637,41 @@ def _crossing_faces(
     """
     best = None
     for coords, members in _link_crossings(regions):
-        present = {tuple(c) for c in coords.tolist()}
-        lo, hi = coords.min(axis=0), coords.max(axis=0)
-        # The largest full k x k block of crossings: a face of k + 1.
-        for k in range(min(6, int((hi - lo).min()) + 1), 1, -1):
-            n = k + 1
-            if size is not None and n != size:
+        coords = coords - coords.min(axis=0)
+        present = np.zeros(coords.max(axis=0)[::-1] + 1, bool)
+        present[coords[:, 1], coords[:, 0]] = True
+        # The largest full k x k blocks of crossings: faces of k + 1.
+        for k in range(min(7 - 1, *present.shape), 1, -1):
+            if size is not None and k + 1 != size:
                 continue
-            for ox in range(lo[0], hi[0] - k + 2):
-                for oy in range(lo[1], hi[1] - k + 2):
-                    block = [(ox + a, oy + b) for b in range(k) for a in range(k)]
-                    if not all(c in present for c in block):
-                        continue
-                    inside = np.all((coords >= [ox, oy]) & (coords < [ox + k, oy + k]), axis=1)
-                    fit = _lattice_homography(
-                        coords[inside] - [ox, oy], regions.centers[members[inside]]
-                    )
-                    if fit is None:
-                        continue
-                    # Crossing (i, j) is cell (i, j)'s top-left corner, shifted by one.
-                    cells_h = fit[0] @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
-                    found = _score_window(cells_h, n, np.ones((n, n), bool), regions, lab)
-                    if found is None or not _crossings_dark(found[1], n, lab):
-                        continue
-                    if best is None or found[0] > best[0]:
-                        best = found
+            full = sliding_window_view(present, (k, k)).all(axis=(2, 3))
+            for oy, ox in zip(*np.nonzero(full), strict=True):
+                found = _crossing_window(coords - [ox, oy], members, k + 1, regions, lab)
+                if found is not None and (best is None or found[0] > best[0]):
+                    best = found
             if best is not None:
                 break
     if best is None:
         return []
     _, face_h, n, confidence, _ = best
-    sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
-    to_full = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1.0]])
-    return [_make_detection(to_full @ face_h, n, confidence)]
+    return [_make_detection(_to_frame(lab.shape, image.shape) @ face_h, n, confidence)]
+
+
+def _crossing_window(
+    coords: np.ndarray, members: np.ndarray, n: int, regions: _Regions, lab: np.ndarray
+):
+    """:func:`_score_window` for the face whose inner crossings are the lattice's
+    crossings at 0..n-2 on both axes (every cell taken as seen), or None."""
+    inside = np.all((coords >= 0) & (coords < n - 1), axis=1)
+    fit = _lattice_homography(coords[inside], regions.centers[members[inside]])
+    if fit is None:
+        return None
+    # Crossing (i, j) is cell (i, j)'s top-left corner, shifted by one.
+    cells_h = fit[0] @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    found = _score_window(cells_h, n, np.ones((n, n), bool), regions, lab)
+    if found is None or not _crossings_dark(found[1], n, lab):
+        return None
+    return found
 
 
 def _crossings_dark(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
@@ -712,11 +716,27 @@ def _continues_at(
     pass (``lab`` is that pass's working image)."""
     if len(regions.areas) == 0:
         return False
-    sx, sy = lab.shape[1] / image.shape[1], lab.shape[0] / image.shape[0]
-    to_small = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
+    to_small = np.linalg.inv(_to_frame(lab.shape, image.shape))
     centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
     return _grid_continues(
         to_small @ face.homography @ centred, face.size, regions, lab.shape, along_a_side
+    )
+
+
+def _to_frame(
+    small_shape: tuple[int, ...],
+    frame_shape: tuple[int, ...],
+    offset: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The homography from a pass's working image to the frame's pixels (``offset``
+    added): small pixel i covers the frame's pixels around (i + 0.5) / s - 0.5."""
+    sx, sy = small_shape[1] / frame_shape[1], small_shape[0] / frame_shape[0]
+    return np.array(
+        [
+            [1 / sx, 0, offset[0] + 0.5 / sx - 0.5],
+            [0, 1 / sy, offset[1] + 0.5 / sy - 0.5],
+            [0, 0, 1.0],
+        ]
     )
 
 
@@ -844,8 +864,6 @@ def _detect_scaled(
             regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
         else:
             regions = _find_regions(lab)
-    sx = lab.shape[1] / width
-    sy = lab.shape[0] / height
     if len(regions.areas) < 2 * 2:
         return []
     lattices = _link_lattices(regions)
@@ -857,14 +875,7 @@ def _detect_scaled(
     candidates.sort(key=_shown_first)
     results: list[FaceDetection] = []
     taken: list[np.ndarray] = []
-    # Pixel centres: small pixel i covers full pixels around (i + 0.5) / s - 0.5.
-    to_full = np.array(
-        [
-            [1 / sx, 0, offset[0] + 0.5 / sx - 0.5],
-            [0, 1 / sy, offset[1] + 0.5 / sy - 0.5],
-            [0, 0, 1.0],
-        ]
-    )
+    to_full = _to_frame(lab.shape, (height, width), offset)
     for _score, homography, n, confidence, support in candidates:
         allowed_unseen = COARSE_MAX_UNSEEN if n >= 3 else 0
         if most_cells_seen and n * n - support.sum() > allowed_unseen:
@@ -1042,14 +1053,7 @@ CROSSING_DIP = 0.3  # a crossing is this much darker (relative) than each of its
 def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     """Group regions into lattices: a list of (integer coords (K, 2), region indices (K,))."""
     m = len(regions.areas)
-    centers = regions.centers
-    k = min(9, m)
-    tree = cKDTree(centers)
-    _, nbr = tree.query(centers, k=k)
-    nbr = nbr[:, 1:]
-    src = np.repeat(np.arange(m), k - 1)
-    dst = nbr.ravel()
-    disp = centers[dst] - centers[src]
+    src, dst, disp = _neighbour_pairs(regions.centers)
     # Displacement in the source region's unit frame: a lattice neighbour is one pitch away.
     local = np.einsum("nij,nj->ni", regions.whiten[src], disp)
     dist = np.linalg.norm(local, axis=1)
@@ -1063,10 +1067,7 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
         & (ratio < MAX_NEIGHBOUR_AREA_RATIO)
     )
     src, dst, disp, local, dist = src[ok], dst[ok], disp[ok], local[ok], dist[ok]
-    # Keep only the nearest ring of neighbours: diagonals are perpendicular too, but longer.
-    nearest = np.full(m, np.inf)
-    np.minimum.at(nearest, src, dist)
-    near = dist < 1.3 * nearest[src]
+    near, _ = _nearest_ring(m, src, dist)
     src, dst, disp, local = src[near], dst[near], disp[near], local[near]
     # Each region's neighbours, in order: rows first[i]:first[i + 1] of dst, disp and local.
     first = np.searchsorted(src, np.arange(m + 1))
@@ -1084,17 +1085,32 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     return [(coords[group].copy(), group) for group in np.split(members, ends[:-1]) if len(group)]
 
 
+def _neighbour_pairs(centers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each point's (up to) eight nearest others: source and neighbour indices, sorted by
+    source, and the displacements between them."""
+    k = min(9, len(centers))
+    _, nbr = cKDTree(centers).query(centers, k=k)
+    src, dst = np.repeat(np.arange(len(centers)), k - 1), nbr[:, 1:].ravel()
+    return src, dst, centers[dst] - centers[src]
+
+
+def _nearest_ring(m: int, src: np.ndarray, dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which links (``src`` of ``m`` points, lengths ``dist``) reach a point's nearest ring
+    of neighbours, and each point's nearest distance: diagonals are perpendicular too, but
+    longer."""
+    nearest = np.full(m, np.inf)
+    np.minimum.at(nearest, src, dist)
+    return dist < 1.3 * nearest[src], nearest
+
+
 def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     """Group small regions far apart for their size into lattices, as
     :func:`_link_lattices` groups stickers: the gaps at a stickerless face's crossings."""
     m = len(regions.areas)
     if m < 4:
         return []
-    centers, side = regions.centers, np.sqrt(regions.areas)
-    k = min(9, m)
-    _, nbr = cKDTree(centers).query(centers, k=k)
-    src, dst = np.repeat(np.arange(m), k - 1), nbr[:, 1:].ravel()
-    disp = centers[dst] - centers[src]
+    side = np.sqrt(regions.areas)
+    src, dst, disp = _neighbour_pairs(regions.centers)
     dist = np.linalg.norm(disp, axis=1)
     larger = np.maximum(side[src], side[dst])
     ratio = regions.areas[dst] / regions.areas[src]
@@ -1105,9 +1121,7 @@ def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
         & (ratio < MAX_CROSSING_AREA_RATIO)
     )
     src, dst, disp, dist = src[ok], dst[ok], disp[ok], dist[ok]
-    nearest = np.full(m, np.inf)
-    np.minimum.at(nearest, src, dist)
-    near = dist < 1.3 * nearest[src]
+    near, nearest = _nearest_ring(m, src, dist)
     src, dst, disp = src[near], dst[near], disp[near]
     # A gap's shape says little of the lattice's frame: steps are measured in pixels.
     local = disp / nearest[src][:, None]
