@@ -95,6 +95,7 @@ INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker wa
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
 FLAT_CELL_CONFIDENCE = 0.5  # below this a cell is not one flat colour (or is barely seen)
 STICKER_CORNER = 0.3  # a sticker reaches this far from its cell's middle along both axes
+GLINT_ALIGNMENT = 0.7  # cosine between a pixel's change from its cell and the way to white
 
 
 @dataclass(frozen=True, eq=False)
@@ -1523,9 +1524,10 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     With only three of four stickers seen, an L of three squares that happen to sit on a
     lattice in clutter, or three tiles of a floor, would pass the usual tests. A cube's
     three show more: each sticker fills its cell nearly to the edges and lines up with the
-    lattice (the cell's middle ``WHOLE_STICKER_SHARE`` is one flat colour), the plastic or
-    a seam runs between neighbouring stickers as a line darker than both, and the cells
-    around the face are not more of the same (tiles are).
+    lattice (the cell's middle ``WHOLE_STICKER_SHARE`` is one flat colour, but for pixels a
+    glare spot washed towards white), the plastic or a seam runs between neighbouring
+    stickers as a line darker than both, and the cells around the face are not more of the
+    same (tiles are; a plain surround that dim light brings near a sticker's colour is not).
     """
     cell_px = 20
     # The window and the ring of cells around it, rectified: cell (r, c) of the window is
@@ -1542,12 +1544,19 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     inner = rectified.reshape(4, cell_px, 4, cell_px, 3)[:, margin:-margin, :, margin:-margin]
     inner = inner.transpose(0, 2, 1, 3, 4).reshape(4, 4, -1, 3)
     median = np.median(inner, axis=2)
-    off_colour = np.linalg.norm(inner - median[:, :, None], axis=3) > MAX_STICKER_SPREAD
+    change = inner - median[:, :, None]
+    off_colour = np.linalg.norm(change, axis=3) > MAX_STICKER_SPREAD
     seen = np.zeros((4, 4), bool)
     seen[1:3, 1:3] = support
-    if not (off_colour.mean(axis=2)[seen] <= 0.1).all():
+    # A glare spot moves a sticker's pixels towards white: they do not speak against it.
+    whiteward = np.array([255.0, 128.0, 128.0], np.float32) - median[:, :, None]
+    alignment = np.sum(change * whiteward, axis=3) / (
+        np.linalg.norm(change, axis=3) * np.linalg.norm(whiteward, axis=3) + 1e-6
+    )
+    glint = alignment > GLINT_ALIGNMENT
+    if not ((off_colour & ~glint).mean(axis=2)[seen] <= 0.1).all():
         return False
-    # Ring cells wholly in the frame, mostly of a seen sticker's colour: a tiled surface
+    # Ring cells wholly in the frame, mostly of a seen sticker's very colour: a tiled surface
     # (its cells drift off the window's extrapolated lattice, so only mostly).
     ring = np.ones((4, 4), bool)
     ring[1:3, 1:3] = False
@@ -1559,7 +1568,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     in_frame = np.all((projected >= 0) & (projected < [width, height]), axis=(1, 2))
     distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
     mostly_one = off_colour.mean(axis=2)[rows, cols] <= 0.35
-    repeats = in_frame & mostly_one & (distance.min(axis=1) < MAX_STICKER_SPREAD)
+    repeats = in_frame & mostly_one & (distance.min(axis=1) < RING_SAME_COLOUR)
     if repeats.sum() >= 2:
         return False
     # The L's corner cell is opposite the unseen one; its two arms meet it across the
