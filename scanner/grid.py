@@ -795,8 +795,10 @@ REGION_WORK_SIDE = 320  # long side of its first pass, px
 REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large frames
 REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
 # Cells of a face of 3x3 or more that its last pass may leave unseen: a finger over one
-# sticker and a glare spot washing out another (of a 2x2's four, that is half the face).
+# sticker and a glare spot washing out another. Of a 2x2's four that is half the face: it
+# may leave one unseen, when the three seen hold as a face (see ``_three_of_four_hold``).
 COARSE_MAX_UNSEEN = 2
+COARSE_MAX_UNSEEN_2X2 = 1
 SMALL_STICKER_PITCH = 24.0  # px in a pass's image: below this, a finer pass may see more
 TRACK_STICKER_PX = 16.0  # sticker side in the tracking path's image, px
 # A 2x2's position is fitted to four stickers only: at 16 px its middle jitters by up to 5%
@@ -853,8 +855,8 @@ def _detect_scaled(
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
     stickers apart; ``most_cells_seen`` keeps only faces with a sticker seen in every cell
-    but ``COARSE_MAX_UNSEEN`` (a glared one counts; an inferred one does not), and in every
-    cell of a 2x2. ``prepared`` is the scale's working image and regions when the caller
+    but ``COARSE_MAX_UNSEEN`` (a glared one counts; an inferred one does not), and in all
+    but one cell of a 2x2. ``prepared`` is the scale's working image and regions when the caller
     already has them."""
     height, width = bgr.shape[:2]
     if prepared is not None:
@@ -878,7 +880,7 @@ def _detect_scaled(
     taken: list[np.ndarray] = []
     to_full = _to_frame(lab.shape, (height, width), offset)
     for _score, homography, n, confidence, support in candidates:
-        allowed_unseen = COARSE_MAX_UNSEEN if n >= 3 else 0
+        allowed_unseen = COARSE_MAX_UNSEEN if n >= 3 else COARSE_MAX_UNSEEN_2X2
         if most_cells_seen and n * n - support.sum() > allowed_unseen:
             continue
         quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
