@@ -855,9 +855,9 @@ def _detect_scaled(
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
     stickers apart; ``most_cells_seen`` keeps only faces with a sticker seen in every cell
-    but ``COARSE_MAX_UNSEEN`` (a glared one counts; an inferred one does not), and in all
-    but one cell of a 2x2. ``prepared`` is the scale's working image and regions when the caller
-    already has them."""
+    but ``COARSE_MAX_UNSEEN`` (``COARSE_MAX_UNSEEN_2X2`` of a 2x2; a glared one counts, an
+    inferred one does not). ``prepared`` is the scale's working image and regions when the
+    caller already has them."""
     height, width = bgr.shape[:2]
     if prepared is not None:
         lab, regions = prepared
@@ -1547,13 +1547,14 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     inner = inner.transpose(0, 2, 1, 3, 4).reshape(4, 4, -1, 3)
     median = np.median(inner, axis=2)
     change = inner - median[:, :, None]
-    off_colour = np.linalg.norm(change, axis=3) > MAX_STICKER_SPREAD
+    change_size = np.linalg.norm(change, axis=3)
+    off_colour = change_size > MAX_STICKER_SPREAD
     seen = np.zeros((4, 4), bool)
     seen[1:3, 1:3] = support
     # A glare spot moves a sticker's pixels towards white: they do not speak against it.
     whiteward = np.array([255.0, 128.0, 128.0], np.float32) - median[:, :, None]
     alignment = np.sum(change * whiteward, axis=3) / (
-        np.linalg.norm(change, axis=3) * np.linalg.norm(whiteward, axis=3) + 1e-6
+        change_size * np.linalg.norm(whiteward, axis=3) + 1e-6
     )
     glint = alignment > GLINT_ALIGNMENT
     if not ((off_colour & ~glint).mean(axis=2)[seen] <= 0.1).all():
