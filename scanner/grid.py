@@ -1509,6 +1509,8 @@ def _score_window(
     # a window stretched over the background or the next face has textured cells.
     if np.mean((spread < MAX_STICKER_SPREAD) | glared) < MIN_FLAT_SHARE:
         return None
+    if _unseen_cells_are_surround(face_h, n, support, lab):
+        return None
     if n == 2 and support.sum() == 3 and not _three_of_four_hold(face_h, support, lab):
         return None
     uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
@@ -1518,6 +1520,54 @@ def _score_window(
     frontality = sides.min() / sides.max()
     score = float(confidence.mean() * support.mean() * np.sqrt(n * n) * (0.8 + 0.2 * frontality))
     return score, face_h, n, confidence, support
+
+
+def _unseen_cells_are_surround(
+    face_h: np.ndarray, n: int, support: np.ndarray, lab: np.ndarray
+) -> bool:
+    """True when the window hangs past the face: each of its cells with no sticker seen lies
+    on its edge and has the colour of the cell just beyond it, and two or more were judged.
+
+    Two objects that happen to lie a pitch past a 2x2 face (a disc, a box) join its lattice,
+    and the 3x3 window over all six leaves three cells of table unseen. A face's own unseen
+    stickers (under glare or a finger, or as dark as the plastic) are stickers: the cell past
+    a border one is the table, not more of the same. A textured table's patches differ by
+    about what a sticker's pixels spread (``MAX_STICKER_SPREAD``). A cell is judged by its
+    samples in the frame, when they are a quarter of them or more (a median needs a few).
+    """
+    rows, cols = np.nonzero(~support)
+    on_edge = (rows == 0) | (rows == n - 1) | (cols == 0) | (cols == n - 1)
+    if len(rows) < 2 or not on_edge.all():
+        return False
+    # The window and the ring of cells around it: cell (r, c) of the window is (r + 1, c + 1).
+    samples, in_frame = _cell_samples(lab, face_h, n + 2, -1.0)
+    samples = samples.reshape(n + 2, n + 2, -1, 3).astype(np.float32)
+    in_frame = in_frame.reshape(n + 2, n + 2, -1)
+    inside = in_frame.mean(axis=2) >= 0.25
+
+    def colour(cell: tuple[int, int]) -> np.ndarray:
+        return np.median(samples[cell][in_frame[cell]], axis=0)
+
+    judged = 0
+    for row, col in zip(rows + 1, cols + 1, strict=True):
+        beyond = [
+            (r, c)
+            for r, c, past in (
+                (0, col, row == 1),
+                (n + 1, col, row == n),
+                (row, 0, col == 1),
+                (row, n + 1, col == n),
+            )
+            if past and inside[r, c]
+        ]
+        if not inside[row, col] or not beyond:
+            continue
+        own = colour((row, col))
+        difference = min(np.linalg.norm(own - colour(cell)) for cell in beyond)
+        if difference >= MAX_STICKER_SPREAD:
+            return False
+        judged += 1
+    return judged >= 2
 
 
 def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray) -> bool:
@@ -1771,7 +1821,8 @@ def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray
     samples in Lab, sorted per channel ((N+2)^2, 25, 3) float, and whether they all lie in
     the frame ((N+2)^2,)."""
     samples, inside = _cell_samples(image, detection.homography, detection.size + 2, -1.0)
-    return np.sort(cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float), axis=1), inside
+    lab = cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float)
+    return np.sort(lab, axis=1), inside.all(axis=1)
 
 
 def _cell_medians(ringed: np.ndarray, n: int) -> np.ndarray:
@@ -1830,14 +1881,14 @@ def _cell_samples(
     image: np.ndarray, homography: np.ndarray, m: int, start: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """25 samples over the middle of each cell of an m x m block of the grid whose first
-    cell's corner is (start, start): BGR (m*m, 25, 3) and whether each cell's samples all
-    lie in the frame (m*m,), cells row-major."""
+    cell's corner is (start, start): (m*m, 25, 3) of the image's channels and whether each
+    sample lies in the frame (m*m, 25), cells row-major."""
     pixels = _warp(_cell_sample_points(m, start), homography)
     height, width = image.shape[:2]
     in_frame = (pixels[:, 0] >= 0) & (pixels[:, 0] <= width - 1) & (pixels[:, 1] >= 0)
     in_frame &= pixels[:, 1] <= height - 1
     samples = _sample(image, pixels).reshape(m * m, -1, 3)
-    return samples, in_frame.reshape(m * m, -1).all(axis=1)
+    return samples, in_frame.reshape(m * m, -1)
 
 
 @lru_cache(maxsize=16)
