@@ -1536,8 +1536,10 @@ def _unseen_cells_are_surround(
     samples in the frame, when they are a quarter of them or more (a median needs a few).
     """
     rows, cols = np.nonzero(~support)
+    if len(rows) < 2:
+        return False
     on_edge = (rows == 0) | (rows == n - 1) | (cols == 0) | (cols == n - 1)
-    if len(rows) < 2 or not on_edge.all():
+    if not on_edge.all():
         return False
     # The window and the ring of cells around it: cell (r, c) of the window is (r + 1, c + 1).
     samples, in_frame = _cell_samples(lab, face_h, n + 2, -1.0)

@@ -469,6 +469,12 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
     assert not _three_of_four_hold(face_h, support, floor_lab)
 
 
+def _sticker_on_plastic(image: np.ndarray, x: int, y: int, colour, plastic: int) -> None:
+    """Paint a 40 px cell at (x, y): grey-level ``plastic`` with a ``colour`` sticker 3 px in."""
+    image[y : y + 40, x : x + 40] = plastic
+    image[y + 3 : y + 37, x + 3 : x + 37] = colour
+
+
 @pytest.mark.parametrize(
     ("stickers", "hold"),
     [([(45, 12, 2), (12, 34, 6), (45, 12, 2)], True), ([(14, 14, 14)] * 3, False)],
@@ -480,8 +486,7 @@ def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, hold)
     rng = np.random.default_rng(8)
     image = rng.integers(0, 60, (240, 320, 3), dtype=np.uint8)  # a dim textured table
     for (col, row), colour in zip([(3, 2), (4, 2), (3, 3)], stickers, strict=True):
-        image[row * 40 : row * 40 + 40, col * 40 : col * 40 + 40] = (9, 9, 9)
-        image[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = colour
+        _sticker_on_plastic(image, col * 40, row * 40, colour, plastic=9)
     image[120:160, 160:200] = (120, 150, 200)  # a finger over the fourth
     face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
     support = np.array([[True, True], [True, False]])
@@ -493,8 +498,7 @@ def _three_stickers_and_a_finger(table: np.ndarray) -> tuple[np.ndarray, np.ndar
     """Green stickers on black plastic at cells (3, 2), (4, 2), (3, 3) of a 40 px grid drawn
     on ``table``, a finger over the fourth (4, 3); the 2x2 window's homography and support."""
     for col, row in [(3, 2), (4, 2), (3, 3)]:
-        table[row * 40 : row * 40 + 40, col * 40 : col * 40 + 40] = (25, 25, 25)
-        table[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = (60, 140, 40)
+        _sticker_on_plastic(table, col * 40, row * 40, (60, 140, 40), plastic=25)
     table[125:155, 165:195] = (120, 150, 200)
     face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
     return face_h, np.array([[True, True], [True, False]])
@@ -550,17 +554,13 @@ def _window_over_a_2x2_and_two_strays(unseen_colour) -> tuple[np.ndarray, np.nda
     image = rng.integers(110, 131, (200, 200, 3), dtype=np.uint8)
     origin = 40
     for row, col in [(1, 0), (1, 1), (2, 0), (2, 1)]:
-        y, x = origin + row * 40, origin + col * 40
-        image[y : y + 40, x : x + 40] = 20
-        image[y + 3 : y + 37, x + 3 : x + 37] = (60, 140, 40)
+        _sticker_on_plastic(image, origin + col * 40, origin + row * 40, (60, 140, 40), 20)
     for row, col in [(0, 0), (2, 2)]:
         y, x = origin + row * 40, origin + col * 40
         image[y + 4 : y + 36, x + 4 : x + 36] = (40, 60, 200)
     if unseen_colour is not None:
         for row, col in [(0, 1), (0, 2), (1, 2)]:
-            y, x = origin + row * 40, origin + col * 40
-            image[y : y + 40, x : x + 40] = 20
-            image[y + 3 : y + 37, x + 3 : x + 37] = unseen_colour
+            _sticker_on_plastic(image, origin + col * 40, origin + row * 40, unseen_colour, 20)
     face_h = np.array([[40.0, 0, origin], [0, 40, origin], [0, 0, 1]])
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab), face_h
 
