@@ -78,6 +78,8 @@ _PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a check
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
+HOLE_CHROMA = 16.0  # in a grid of one colour, a dark cell greyer than this is a hole
+ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
 MAX_NEIGHBOUR_AREA_RATIO = 1.8  # two neighbouring stickers' areas differ less than this
@@ -558,7 +560,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _plausible_quad(quad, lab.shape):
         return False
-    lightness, chroma, _, _ = _cell_statistics(face_h, n, lab)
+    lightness, chroma = _cell_statistics(face_h, n, lab)[:2]
     if _shows_plastic(lightness, chroma):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
@@ -1502,8 +1504,8 @@ def _score_window(
     cell_stats = _cell_statistics(face_h, n, lab)
     if cell_stats is None:
         return None
-    lightness, chroma, spread, glared = cell_stats
-    if _shows_plastic(lightness, chroma):
+    lightness, chroma, spread, glared, _ = cell_stats
+    if _shows_plastic(lightness, chroma) or _keys_with_gaps(face_h, n, lab, cell_stats):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -1785,6 +1787,58 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 
+def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tuple) -> bool:
+    """True for a grid of identical keys or tiles with some missing: two or more cells are
+    dark grey holes, and one colour fills most of the rest and over half the grid.
+
+    A missing key shows the body the keys sit on: no line darker than the hole runs between
+    it and the keys beside it. A nearly solved face also shows one colour and a few dark
+    cells (a blue or green sticker in dim light is nearly as dark and grey), but the plastic
+    or a seam runs between each sticker and its neighbours. ``cell_stats`` is
+    :func:`_cell_statistics`' for the window.
+    """
+    lightness, chroma, spread, _, colour = cell_stats
+    dark = lightness < PLASTIC_LIGHTNESS * lightness.max()
+    holes = dark & (chroma < HOLE_CHROMA)
+    if holes.sum() < 2:
+        return False
+    flat = colour[~dark & (spread < MAX_STICKER_SPREAD)].astype(float)
+    if len(flat) == 0:
+        return False
+    same = np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
+    if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOUR_SHARE):
+        return False
+    cell_px = 16
+    face = cv2.warpPerspective(
+        lab,
+        np.linalg.inv(face_h @ np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])),
+        (n * cell_px, n * cell_px),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+    # The rectified face's lightness and chroma, (2, rows, columns) of pixels.
+    planes = np.stack([face[..., 0], np.hypot(face[..., 1] - 128.0, face[..., 2] - 128.0)])
+    margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
+    body = 0
+    for row, col in zip(*np.nonzero(holes), strict=True):
+        seams = []
+        for r, c in ((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)):
+            if not (0 <= r < n and 0 <= c < n) or dark[r, c]:
+                continue
+            # The two cells' pixels from the first's far side to the second's, averaged
+            # across the band both cells' middles share.
+            first_row, first_col = min(row, r) * cell_px, min(col, c) * cell_px
+            if r == row:
+                band = planes[:, row * cell_px + margin : (row + 1) * cell_px - margin]
+                profile = band[:, :, first_col : first_col + 2 * cell_px].mean(axis=1)
+            else:
+                band = planes[:, :, col * cell_px + margin : (col + 1) * cell_px - margin]
+                profile = band[:, first_row : first_row + 2 * cell_px].mean(axis=2)
+            seams.append(_seam_between(profile[0], profile[1], cell_px))
+        body += bool(seams) and not any(seams)
+    return body >= 2
+
+
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     """True when a found grid is a board or a tiled surface, checked at full resolution."""
     block = _ringed_lab(image, detection)  # the checks read the same samples
@@ -1992,7 +2046,8 @@ def _polygon_area(poly: np.ndarray) -> float:
 
 
 def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
-    """Median lightness, chroma and spread of each cell's inner patch (rectified)."""
+    """Median lightness, chroma and spread of each cell's inner patch (rectified), whether
+    it is one flat colour under a glare spot, and its median Lab colour (n, n, 3)."""
     cell_px = 8
     side = n * cell_px
     to_face = np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])
@@ -2011,7 +2066,7 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
     q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
     q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
     spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
-    return lightness, chroma, spread, _glared(inner)
+    return lightness, chroma, spread, _glared(inner), median
 
 
 def _glared(pixels: np.ndarray) -> np.ndarray:

@@ -3,12 +3,15 @@ scene of the class it is there for, and the rules leave real faces alone."""
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from scanner.grid import (
     _candidates,
+    _cell_statistics,
     _colour_continues,
+    _keys_with_gaps,
     _lattices,
     _make_detection,
     _ringed_lab,
@@ -57,6 +60,10 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         # Scattered squares that happen to fit a lattice of rhombi: in its units they are
         # skewed, where a face's stickers are square (found by the second cue).
         pytest.param(7438, id="squares-skewed-in-their-lattice"),
+        # Keys of one colour with some missing: the holes show the keyboard's dark grey body.
+        pytest.param(6185, id="keyboard-with-missing-keys"),
+        pytest.param(6598, id="keyboard-with-missing-keys-2"),
+        pytest.param(7038, id="keyboard-with-missing-keys-3"),
     ],
 )
 def test_no_cube_scenes_of_each_refused_class_give_no_face(seed):
@@ -165,3 +172,56 @@ def test_stickers_fill_the_corners_of_their_cells(style):
     diamonds[(np.abs((x % 40) - 19.5) + np.abs((y % 40) - 19.5)) < 20] = (30, 30, 30)
     grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
     assert _turned_in_cells(diamonds, grid, _ringed_lab(diamonds, grid))
+
+
+def _one_colour_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.ndarray:
+    """Cream keys (33 px at a 40 px pitch) on a ``body`` (BGR), 5 x 5; the first ``holes``
+    keys of the middle row missing, or painted ``hole`` when given."""
+    board = np.full((200, 200, 3), body, np.uint8)
+    for cell in range(25):
+        row, col = divmod(cell, 5)
+        colour = (150, 225, 240)
+        if row == 2 and col < holes:
+            colour = body if hole is None else hole
+        board[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = colour
+    return board
+
+
+def test_a_grid_of_one_colour_with_dark_grey_holes_is_keys_with_gaps():
+    grid = np.diag([40.0, 40.0, 1.0])
+
+    def rule(image: np.ndarray) -> bool:
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+        return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab))
+
+    # Two keys missing show the body, grey or with a faint colour cast.
+    assert rule(_one_colour_grid((35, 35, 35), holes=2))
+    assert rule(_one_colour_grid((45, 40, 38), holes=3))
+    # One hole is what glare or a finger may leave.
+    assert not rule(_one_colour_grid((35, 35, 35), holes=1))
+    # A nearly solved face's other stickers, however dark and grey in dim light, have the
+    # plastic around them; a blue one keeps its colour.
+    assert not rule(_one_colour_grid((20, 20, 20), holes=3, hole=(55, 52, 50)))
+    assert not rule(_one_colour_grid((35, 35, 35), holes=3, hole=(90, 30, 20)))
+    # Keys of two colours are no keyboard of this kind (nor a nearly solved face).
+    two_colours = _one_colour_grid((35, 35, 35), holes=2)
+    for cell in range(0, 25, 2):
+        row, col = divmod(cell, 5)
+        if row != 2:
+            two_colours[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = (60, 170, 60)
+    assert not rule(two_colours)
+
+
+@pytest.mark.parametrize("style", ["stickered", "stickerless"])
+def test_a_nearly_solved_face_in_dim_light_is_a_face(style):
+    # One turn from solved, a face shows one colour and a column of another; in dim light a
+    # blue or green column is dark, but not the grey of a keyboard's missing keys.
+    for seed in range(4):
+        for column in "BG":
+            spec = random_scene_spec(
+                np.random.default_rng(seed), 3, resolution=(640, 480), face="U", hard=False
+            )
+            up = "".join("WW" + column for _ in range(3))
+            image = render_scene(replace(spec, colors=up + SOLVED[9:], light="dim", style=style))[0]
+            detection = detect_grid(image)
+            assert detection is not None and detection.size == 3
