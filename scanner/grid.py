@@ -744,6 +744,11 @@ def _to_frame(
     )
 
 
+# The working image's blur (a 3x3 Gaussian: sigma 0.8 px) less the bilinear enlargement's own
+# smoothing (a triangle kernel, sigma 0.4 px), in the frame's pixels.
+ENLARGED_BLUR = 0.7
+
+
 def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
     """The frame scaled by ``scale`` and lightly blurred, in 8-bit Lab: what regions are
     found in."""
@@ -757,6 +762,10 @@ def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
         else:
             shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
             bgr = cv2.resize(bgr, small_size, interpolation=shrink)
+    if scale > 1.0:
+        # Enlarged, the frame's sensor noise and JPEG blocks would close edges inside small
+        # stickers: blur it as the other passes blur theirs, in the frame's own pixels.
+        return cv2.cvtColor(cv2.GaussianBlur(bgr, (0, 0), ENLARGED_BLUR * scale), cv2.COLOR_BGR2Lab)
     return cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab)
 
 
