@@ -79,7 +79,6 @@ _PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a check
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
-HOLE_CHROMA = 16.0  # in a grid of one colour, a dark cell greyer than this is a hole
 ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
@@ -1799,18 +1798,17 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
 
 def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tuple) -> bool:
     """True for a grid of identical keys or tiles with some missing: two or more cells are
-    dark grey holes, and one colour fills most of the rest and over half the grid.
+    holes, and one colour fills most of the rest and over half the grid.
 
-    A missing key shows the body the keys sit on: no line darker than the hole runs between
-    it and the keys beside it. A nearly solved face also shows one colour and a few dark
-    cells (a blue or green sticker in dim light is nearly as dark and grey), but the plastic
-    or a seam runs between each sticker and its neighbours. ``cell_stats`` is
-    :func:`_cell_statistics`' for the window.
+    A missing key shows the body the keys sit on (dark, grey or not): no line darker than
+    the hole runs between it and the keys beside it. A nearly solved face also shows one
+    colour and a few dark cells (a blue or green sticker in dim light is nearly as dark and
+    grey as the plastic), but the plastic or a seam runs between each sticker and its
+    neighbours. ``cell_stats`` is :func:`_cell_statistics`' for the window.
     """
-    lightness, chroma, spread, _, colour = cell_stats
+    lightness, _, spread, _, colour = cell_stats
     dark = lightness < PLASTIC_LIGHTNESS * lightness.max()
-    holes = dark & (chroma < HOLE_CHROMA)
-    if holes.sum() < 2:
+    if dark.sum() < 2:
         return False
     flat = colour[~dark & (spread < MAX_STICKER_SPREAD)].astype(float)
     if len(flat) == 0:
@@ -1830,7 +1828,7 @@ def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tup
     planes = np.stack([face[..., 0], np.hypot(face[..., 1] - 128.0, face[..., 2] - 128.0)])
     margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
     body = 0
-    for row, col in zip(*np.nonzero(holes), strict=True):
+    for row, col in zip(*np.nonzero(dark), strict=True):
         seams = []
         for r, c in ((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)):
             if not (0 <= r < n and 0 <= c < n) or dark[r, c]:

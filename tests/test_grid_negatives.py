@@ -187,16 +187,17 @@ def _one_colour_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.nd
     return board
 
 
-def test_a_grid_of_one_colour_with_dark_grey_holes_is_keys_with_gaps():
+def test_a_grid_of_one_colour_with_holes_showing_its_body_is_keys_with_gaps():
     grid = np.diag([40.0, 40.0, 1.0])
 
     def rule(image: np.ndarray) -> bool:
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
         return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab))
 
-    # Two keys missing show the body, grey or with a faint colour cast.
+    # Two keys missing show the body: grey, with a faint colour cast, or dark maroon.
     assert rule(_one_colour_grid((35, 35, 35), holes=2))
     assert rule(_one_colour_grid((45, 40, 38), holes=3))
+    assert rule(_one_colour_grid((30, 20, 60), holes=3))
     # One hole is what glare or a finger may leave.
     assert not rule(_one_colour_grid((35, 35, 35), holes=1))
     # A nearly solved face's other stickers, however dark and grey in dim light, have the
