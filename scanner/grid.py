@@ -1501,7 +1501,9 @@ def _score_window(
     # homography maps integer coords to centres.
     face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
-    if not _plausible_quad(quad, lab.shape):
+    if not _plausible_quad(quad, lab.shape) or _objects_beside_a_smaller_face(
+        face_h, n, support, lab.shape
+    ):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
@@ -1531,6 +1533,33 @@ def _score_window(
     frontality = sides.min() / sides.max()
     score = float(confidence.mean() * support.mean() * np.sqrt(n * n) * (0.8 + 0.2 * frontality))
     return score, face_h, n, confidence, support
+
+
+def _objects_beside_a_smaller_face(
+    face_h: np.ndarray, n: int, support: np.ndarray, shape: tuple[int, ...]
+) -> bool:
+    """True when the window is a smaller face seen in full plus one row and one column
+    along two of its sides (an L) where only two cells, or fewer, show a sticker.
+
+    Objects lying about a pitch past two sides of a face (a disc, a box, the next face's
+    edge) join its lattice, and give that L the one sticker per row and column a window
+    needs. A face of this size with all but two cells of such an L hidden would need a
+    hand over two of its sides; a face cut by the frame's corner is not judged (its L lies
+    partly outside the frame).
+    """
+    if n < 3:
+        return False
+    middles = np.array([(c + 0.5, r + 0.5) for r in range(n) for c in range(n)], float)
+    points = _warp(middles, face_h).reshape(n, n, 2)
+    height, width = shape[:2]
+    in_frame = (points >= 0).all(axis=2) & (points[..., 0] < width) & (points[..., 1] < height)
+    for row in (0, n - 1):
+        for col in (0, n - 1):
+            band = np.zeros((n, n), bool)
+            band[row, :] = band[:, col] = True
+            if support[~band].all() and support[band].sum() <= 2 and in_frame[band].all():
+                return True
+    return False
 
 
 def _unseen_cells_are_surround(
