@@ -11,11 +11,12 @@
    block. A lattice bent along one of its lines is two faces seen across their edge and
    is split at the fold.
 3. The cube's own consistency picks an N x N window (2 <= N <= 7): a sticker seen in
-   every row and column, stickers square in lattice units, no plastic-grey cells (nor,
-   in a grid of one colour, holes that show the body between its keys), flat cells, and
-   a grid that does *not* continue past the window's border (tiles, keyboards
-   and boards do; the next face of the cube, squashed across the border, does not
-   count). Of two faces of one cube, the one seen flatter is shown.
+   every row and column (not only from two objects beside a smaller face), stickers
+   square in lattice units, no plastic-grey cells (nor, in a grid of one colour, holes
+   that show the body between its keys), flat cells, and a grid that does *not* continue
+   past the window's border (tiles, keyboards and boards do; the next face of the cube,
+   squashed across the border, does not count). Of two faces of one cube, the one seen
+   flatter is shown.
 4. Scales: the working scale first, then a finer one for small faces, then a coarse
    one for large blurred faces; then the crossings of a stickerless face seen close
    (the dark gaps where four pieces' rounded corners meet, which lie on a lattice even
@@ -762,8 +763,8 @@ def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
             shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
             bgr = cv2.resize(bgr, small_size, interpolation=shrink)
     if scale > 1.0:
-        # Enlarged, the frame's sensor noise and JPEG blocks would close edges inside small
-        # stickers: blur it as the other passes blur theirs, in the frame's own pixels.
+        # Enlarged, the frame's sensor noise and JPEG blocks would break small stickers into
+        # fragments: blur it as the other passes blur theirs, in the frame's own pixels.
         return cv2.cvtColor(cv2.GaussianBlur(bgr, (0, 0), ENLARGED_BLUR * scale), cv2.COLOR_BGR2Lab)
     return cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab)
 
