@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -561,7 +562,8 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _plausible_quad(quad, lab.shape):
         return False
-    lightness, chroma = _cell_statistics(face_h, n, lab)[:2]
+    cell_stats = _cell_statistics(face_h, n, lab)
+    lightness, chroma = cell_stats.lightness, cell_stats.chroma
     if _shows_plastic(lightness, chroma):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
@@ -681,7 +683,7 @@ def _crossing_window(
 def _crossings_dark(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     """True when every inner crossing of the face is ``CROSSING_DIP`` darker (relative)
     than each of the four cells meeting there."""
-    lightness = _cell_statistics(face_h, n, lab)[0]
+    lightness = _cell_statistics(face_h, n, lab).lightness
     corners = np.array([(i, j) for j in range(1, n) for i in range(1, n)], float)
     at_crossing = _sample(np.ascontiguousarray(lab[..., 0]), _warp(corners, face_h)).ravel()
     for (i, j), value in zip(corners.astype(int), at_crossing.astype(float), strict=True):
@@ -1514,9 +1516,7 @@ def _score_window(
     if _grid_continues(homography, n, regions, lab.shape):
         return None
     cell_stats = _cell_statistics(face_h, n, lab)
-    if cell_stats is None:
-        return None
-    lightness, chroma, spread, glared, _ = cell_stats
+    lightness, chroma, spread, glared = cell_stats[:4]
     if _shows_plastic(lightness, chroma) or _keys_with_gaps(face_h, n, lab, cell_stats):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
@@ -1550,16 +1550,16 @@ def _objects_beside_a_smaller_face(
     """
     if n < 3:
         return False
-    middles = np.array([(c + 0.5, r + 0.5) for r in range(n) for c in range(n)], float)
-    points = _warp(middles, face_h).reshape(n, n, 2)
-    height, width = shape[:2]
-    in_frame = (points >= 0).all(axis=2) & (points[..., 0] < width) & (points[..., 1] < height)
     for row in (0, n - 1):
         for col in (0, n - 1):
             band = np.zeros((n, n), bool)
             band[row, :] = band[:, col] = True
-            if support[~band].all() and support[band].sum() <= 2 and in_frame[band].all():
-                return True
+            if support[~band].all() and support[band].sum() <= 2:
+                rows, cols = np.nonzero(band)
+                points = _warp(np.stack([cols + 0.5, rows + 0.5], axis=1), face_h)
+                height, width = shape[:2]
+                if ((points >= 0) & (points < [width, height])).all():
+                    return True
     return False
 
 
@@ -1627,14 +1627,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     cell_px = 20
     # The window and the ring of cells around it, rectified: cell (r, c) of the window is
     # block (r + 1, c + 1).
-    to_face = np.array([[1.0 / cell_px, 0, -1], [0, 1.0 / cell_px, -1], [0, 0, 1]])
-    rectified = cv2.warpPerspective(
-        lab,
-        np.linalg.inv(face_h @ to_face),
-        (4 * cell_px, 4 * cell_px),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
+    rectified = _rectified(lab, face_h, 4, cell_px, -1.0)
     margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
     inner = rectified.reshape(4, cell_px, 4, cell_px, 3)[:, margin:-margin, :, margin:-margin]
     inner = inner.transpose(0, 2, 1, 3, 4).reshape(4, 4, -1, 3)
@@ -1670,14 +1663,33 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     # The L's corner cell is opposite the unseen one; its two arms meet it across the
     # middle row line (in the corner's column) and the middle column line (in its row).
     (row,), (col,) = np.nonzero(~support)
-    face = rectified[cell_px:-cell_px, cell_px:-cell_px]
-    lightness = face[..., 0]
-    chroma = np.hypot(face[..., 1] - 128.0, face[..., 2] - 128.0)
+    lightness, chroma = _lightness_and_chroma(rectified[cell_px:-cell_px, cell_px:-cell_px])
     in_column = slice((1 - col) * cell_px + margin, (2 - col) * cell_px - margin)
     in_row = slice((1 - row) * cell_px + margin, (2 - row) * cell_px - margin)
     return _seam_between(
         lightness[:, in_column].mean(axis=1), chroma[:, in_column].mean(axis=1), cell_px
     ) and _seam_between(lightness[in_row, :].mean(axis=0), chroma[in_row, :].mean(axis=0), cell_px)
+
+
+def _rectified(
+    lab: np.ndarray, face_h: np.ndarray, cells: int, cell_px: int, first: float = 0.0
+) -> np.ndarray:
+    """The block of ``cells`` x ``cells`` grid cells whose first cell's corner is
+    (``first``, ``first``), warped to ``cell_px`` pixels a cell (float32, the image's
+    channels)."""
+    to_face = np.array([[1.0 / cell_px, 0, first], [0, 1.0 / cell_px, first], [0, 0, 1]])
+    return cv2.warpPerspective(
+        lab,
+        np.linalg.inv(face_h @ to_face),
+        (cells * cell_px, cells * cell_px),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+
+
+def _lightness_and_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lightness and chroma (8-bit Lab units) of each pixel of a Lab image."""
+    return lab[..., 0], np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
 
 
 def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bool:
@@ -1826,7 +1838,9 @@ def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 
-def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tuple) -> bool:
+def _keys_with_gaps(
+    face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: _CellStatistics
+) -> bool:
     """True for a grid of identical keys or tiles with some missing: two or more cells are
     holes, and one colour fills most of the rest and over half the grid.
 
@@ -1836,7 +1850,7 @@ def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tup
     grey as the plastic), but the plastic or a seam runs between each sticker and its
     neighbours. ``cell_stats`` is :func:`_cell_statistics`' for the window.
     """
-    lightness, _, spread, _, colour = cell_stats
+    lightness, spread, colour = cell_stats.lightness, cell_stats.spread, cell_stats.colour
     dark = lightness < PLASTIC_LIGHTNESS * lightness.max()
     if dark.sum() < 2:
         return False
@@ -1847,15 +1861,8 @@ def _keys_with_gaps(face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: tup
     if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOUR_SHARE):
         return False
     cell_px = 16
-    face = cv2.warpPerspective(
-        lab,
-        np.linalg.inv(face_h @ np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])),
-        (n * cell_px, n * cell_px),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
     # The rectified face's lightness and chroma, (2, rows, columns) of pixels.
-    planes = np.stack([face[..., 0], np.hypot(face[..., 1] - 128.0, face[..., 2] - 128.0)])
+    planes = np.stack(_lightness_and_chroma(_rectified(lab, face_h, n, cell_px)))
     margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
     body = 0
     for row, col in zip(*np.nonzero(dark), strict=True):
@@ -2083,9 +2090,20 @@ def _polygon_area(poly: np.ndarray) -> float:
     return 0.5 * float(np.dot(x, y_next) - np.dot(y, x_next))
 
 
-def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
-    """Median lightness, chroma and spread of each cell's inner patch (rectified), whether
-    it is one flat colour under a glare spot, and its median Lab colour (n, n, 3)."""
+class _CellStatistics(NamedTuple):
+    """Per cell of a window (n, n): its inner patch's median lightness and chroma, spread
+    (interquartile range), whether it is one flat colour under a glare spot, and its median
+    Lab colour (n, n, 3)."""
+
+    lightness: np.ndarray
+    chroma: np.ndarray
+    spread: np.ndarray
+    glared: np.ndarray
+    colour: np.ndarray
+
+
+def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatistics:
+    """:class:`_CellStatistics` of each cell's inner patch (rectified)."""
     cell_px = 8
     side = n * cell_px
     to_face = np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])
@@ -2104,7 +2122,7 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray):
     q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
     q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
     spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
-    return lightness, chroma, spread, _glared(inner), median
+    return _CellStatistics(lightness, chroma, spread, _glared(inner), median)
 
 
 def _glared(pixels: np.ndarray) -> np.ndarray:
