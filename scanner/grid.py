@@ -1763,15 +1763,10 @@ def _grid_continues(
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
-    # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
-    # of background texture is not a continuation).
-    cell_area = pitch * pitch
-    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
-    # ... and roughly square, unless the frame's edge may cut it; and not squashed across
-    # the window's side, as the next face of the cube is where it bends away.
-    _, shape = _shapes_in_lattice(
-        np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
-    )
+    # Only count regions roughly square, and not squashed across the window's side, as the
+    # next face of the cube is where it bends away.
+    inverse = np.linalg.inv(homography)
+    _, shape = _shapes_in_lattice(inverse, regions.centers[idx], regions.whiten[idx])
     extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
     square = _elongation(shape) < MAX_EXTRAPOLATED_ASPECT
     across_rows = (ring[:, 1] < 0) | (ring[:, 1] >= n)
@@ -1784,19 +1779,30 @@ def _grid_continues(
     # against it fills its bounding box unlike a cell of the lattice there does.
     corners = ring[:, None] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
     cell_quads = _warp(corners.reshape(-1, 2), homography).reshape(-1, 4, 2)
-    box = np.ptp(cell_quads, axis=1).prod(axis=1)
-    cell_fill = _cell_areas(ring, homography) / np.maximum(box, 1e-9)
+    cell_area = _cell_areas(ring, homography)
+    cell_fill = cell_area / np.maximum(np.ptp(cell_quads, axis=1).prod(axis=1), 1e-9)
+    # A cell the frame's edge cuts shows only its part inside the frame: a region there is
+    # judged against that part, its proportions included.
+    shown = cell_area.copy()
+    cut = ~np.all((cell_quads >= -0.5) & (cell_quads <= [width - 0.5, height - 0.5]), axis=(1, 2))
+    for k in np.nonzero(close & cut)[0]:
+        part = _part_in_frame(cell_quads[k], width, height)
+        if part is None:
+            shown[k] = 0.0
+            continue
+        shown[k] = abs(_polygon_area(part))
+        cell_fill[k] = shown[k] / max(np.ptp(part, axis=0).prod(), 1e-9)
+        part_extent = np.ptp(_warp(part, inverse), axis=0)  # lattice units
+        proportions = (extent[k, 0] * part_extent[1]) / max(extent[k, 1] * part_extent[0], 1e-9)
+        square[k] = max(proportions, 1 / max(proportions, 1e-9)) < MAX_LATTICE_ASPECT
+    # ... and of about the cell's size, as much of it as is shown (a cube's neighbour face or
+    # a sheet of background texture is not a continuation; nor is a speck where the frame
+    # shows a sliver of the cell).
+    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * shown)
     square &= np.abs(regions.box_fill[idx] - cell_fill) < MAX_FILL_DIFFERENCE
-    margin = 0.5 * pitch
-    at_edge = (
-        (predicted[:, 0] < margin)
-        | (predicted[:, 0] > width - margin)
-        | (predicted[:, 1] < margin)
-        | (predicted[:, 1] > height - margin)
-    )
-    similar &= square | at_edge
-    # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
-    # there: a face filling the frame is judged by its own cells.
+    similar &= square
+    # Ring cells outside the frame show nothing: a face filling the frame is judged by its
+    # own cells.
     hits = close & similar
     if hits[first].sum() > max(1, 0.25 * (inside | hits)[first].sum()):
         return True
@@ -1805,6 +1811,14 @@ def _grid_continues(
     # along the one beyond; past a cube face's side lie the plastic, the background, or the
     # next face, whose stickers are squashed in this face's lattice (and not counted).
     return along_a_side and bool((sides @ hits >= along).any())
+
+
+def _part_in_frame(quad: np.ndarray, width: int, height: int) -> np.ndarray | None:
+    """The part of a convex quad inside a ``width`` x ``height`` frame (pixel centres at
+    integers), a convex polygon (K, 2); None when none of it is."""
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32) - 0.5
+    area, part = cv2.intersectConvexConvex(np.ascontiguousarray(quad, np.float32), frame)
+    return None if part is None or area <= 0 else part.reshape(-1, 2).astype(float)
 
 
 @lru_cache(maxsize=8)
