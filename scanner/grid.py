@@ -1099,13 +1099,16 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     )
     order = np.lexsort((-typical, -counts))
     members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
-    return [(coords[group].copy(), group) for group in np.split(members, ends[:-1]) if len(group)]
+    lattices = zip(np.split(coords, ends[:-1]), np.split(members, ends[:-1]), strict=True)
+    return [(at, group) for at, group in lattices if len(group)]
 
 
 def _neighbour_pairs(centers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each point's (up to) eight nearest others: source and neighbour indices, sorted by
+    """Each point's (up to) sixteen nearest others: source and neighbour indices, sorted by
     source, and the displacements between them."""
-    k = min(9, len(centers))
+    # Sixteen, not the eight of a point's own ring: the specks a seam's two edges enclose
+    # crowd a sticker's nearest eight (the links' own rules drop them).
+    k = min(17, len(centers))
     _, nbr = cKDTree(centers).query(centers, k=k)
     src, dst = np.repeat(np.arange(len(centers)), k - 1), nbr[:, 1:].ravel()
     return src, dst, centers[dst] - centers[src]
@@ -1145,8 +1148,8 @@ def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     first = np.searchsorted(src, np.arange(m + 1))
     order = np.argsort(-np.diff(first), kind="stable")
     members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
-    lattices = np.split(members, ends[:-1])
-    return [(coords[group].copy(), group) for group in lattices if len(group) >= 4]
+    lattices = zip(np.split(coords, ends[:-1]), np.split(members, ends[:-1]), strict=True)
+    return [(at, group) for at, group in lattices if len(group) >= 4]
 
 
 def _neighbour_median(areas: np.ndarray, dst: np.ndarray, first: np.ndarray) -> np.ndarray:
