@@ -749,11 +749,12 @@ def _to_frame(
 # The working image's blur (a 3x3 Gaussian: sigma 0.8 px) less the bilinear enlargement's own
 # smoothing (a triangle kernel, sigma 0.4 px), in the frame's pixels.
 ENLARGED_BLUR = 0.7
+CHROMA_BLUR = 1.0  # sigma of the chroma channels' further blur, in the frame's pixels
 
 
-def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
+def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> np.ndarray:
     """The frame scaled by ``scale`` and lightly blurred, in 8-bit Lab: what regions are
-    found in."""
+    found in. ``sharp_chroma`` leaves out the chroma's further blur (see below)."""
     if scale != 1.0:
         height, width = bgr.shape[:2]
         small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
@@ -768,7 +769,12 @@ def _working_lab(bgr: np.ndarray, scale: float) -> np.ndarray:
         # Enlarged, the frame's sensor noise and JPEG blocks would break small stickers into
         # fragments: blur it as the other passes blur theirs, in the frame's own pixels.
         return cv2.cvtColor(cv2.GaussianBlur(bgr, (0, 0), ENLARGED_BLUR * scale), cv2.COLOR_BGR2Lab)
-    return cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    if scale > 0.5 and not sharp_chroma:
+        # Cameras and JPEG keep colour at half the resolution of lightness: at this scale its
+        # blocks still show, and would cut small stickers into pieces along chroma edges.
+        lab[..., 1:] = cv2.GaussianBlur(lab[..., 1:], (0, 0), CHROMA_BLUR * scale)
+    return lab
 
 
 def _located(
@@ -876,7 +882,8 @@ def _detect_scaled(
     if prepared is not None:
         lab, regions = prepared
     else:
-        lab = _working_lab(bgr, scale)
+        # Merged blocks are cut into stickers by their outlines' length: keep them sharp.
+        lab = _working_lab(bgr, scale, sharp_chroma=split_blocks)
         if split_blocks:
             regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
         else:

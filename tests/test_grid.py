@@ -15,6 +15,8 @@ from scanner.grid import (
     _glared,
     _link_crossings,
     _objects_beside_a_smaller_face,
+    _part_in_frame,
+    _polygon_area,
     _region_scales,
     _seen_cells,
     _three_of_four_hold,
@@ -412,7 +414,7 @@ def test_two_faces_seen_across_their_edge_give_one_of_them() -> None:
 
 def test_a_thorough_search_with_the_size_known_finds_more_faces() -> None:
     # Offline photos (cubescan check) can afford more region passes when the first find
-    # nothing; here they find two faces the fast search missed, and lose none.
+    # nothing; here they find every face, one the fast search missed.
     rng = np.random.default_rng(11)
     fast, thorough = [], []
     for index in range(40):
@@ -420,8 +422,8 @@ def test_a_thorough_search_with_the_size_known_finds_more_faces() -> None:
         image, truth = render_scene(random_scene_spec(rng, n))
         fast.append(_matches(detect_grid(image), truth))
         thorough.append(_matches(detect_grid(image, n, thorough=True), truth))
-    assert sum(thorough) >= sum(fast) + 2
-    assert all(t for f, t in zip(fast, thorough, strict=True) if f)
+    assert sum(fast) < len(fast)
+    assert all(thorough)
 
 
 def test_2x2_faces_with_a_finger_over_a_sticker_are_found() -> None:
@@ -649,6 +651,45 @@ def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> 
     assert not _objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
     # A 2x2 has no smaller face.
     assert not _objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
+
+
+def test_a_cell_the_frame_cuts_shows_the_part_inside_the_frame() -> None:
+    # Pixel centres are integers, so the frame's edge lies half a pixel before pixel 0.
+    cell = np.array([[-10.0, 0], [10, 0], [10, 20], [-10, 20]])
+    part = _part_in_frame(cell, 100, 100)
+    assert abs(_polygon_area(part)) == pytest.approx(10.5 * 20)
+    assert np.ptp(part, axis=0) == pytest.approx([10.5, 20])
+    assert abs(_polygon_area(_part_in_frame(cell + np.array([50, 0]), 100, 100))) == pytest.approx(
+        400
+    )
+    assert _part_in_frame(cell - [20, 0], 100, 100) is None
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 56), (99, 564), (99, 1888)])
+def test_a_2x2_beside_objects_the_frame_cuts_is_that_face(seed: int, index: int) -> None:
+    # eval_detect.py scenes: a 2x2 filling a third of the frame or more, so most cells of the
+    # ring past it lie out of the frame, and two objects on the cells the frame's edge cuts
+    # (a finger and a patch of table, a box turned against the lattice). Each is judged
+    # against the part of its cell the frame shows: too turned, or one alone, no board.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_a_finger_linked_first_leaves_the_face_its_stickers() -> None:
+    # eval_detect.py scene 448 of seed 99: a finger over a 2x2's corner sticker is a region
+    # of a sticker's size, a pitch from two of the face's stickers, and seeds the first
+    # lattice; the face's fourth sticker still grows its own lattice through those two.
+    image, truth = _eval_detect_scene(448, 99)
+    assert _matches(detect_grid(image), truth)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(7, 811), (99, 395)])
+def test_small_stickers_in_a_jpeg_are_not_cut_by_its_colour_blocks(seed: int, index: int) -> None:
+    # eval_detect.py scenes: a 5x5 of 14-20 px stickers in an 800x600 or 640x480 JPEG. The finest
+    # pass reads the frame at its own scale, where the JPEG's half-resolution colour shows
+    # its blocks: unsmoothed, their chroma edges cut stickers into fragments.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
 
 
 def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found() -> None:
