@@ -109,42 +109,37 @@ def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarra
 def _grow_lattices(order, first, dst, disp, local, step_tol):
     """Breadth-first growth of lattices from the seeds in ``order`` (see _link_lattices).
 
-    A region reached by an earlier lattice seeds none of its own, but a later lattice may
-    grow through it: a seed that is no sticker (a finger, a glare spot) may take a face's
-    stickers into a frame they do not fit, and the face's own seed must still reach them.
-
     Returns the regions of all lattices of three or more (concatenated, each in the order
-    reached), the end of each lattice in that array, and each of those entries' lattice
-    coords.
+    reached), the end of each lattice in that array, and every region's lattice coords.
     """
     m = len(first) - 1
     coords = np.zeros((m, 2), np.int64)
     axes = np.zeros((m, 2, 2))
-    reached = np.zeros(m, np.bool_)
-    stamp = np.full(m, -1, np.int64)  # the last lattice (attempt) each region joined
+    group = np.full(m, -1, np.int64)
     queue = np.empty(m, np.int64)
-    capacity = 4 * m
-    members = np.empty(capacity, np.int64)
-    member_coords = np.empty((capacity, 2), np.int64)
+    members = np.empty(m, np.int64)
     ends = np.empty(m + 1, np.int64)
     kept = 0
     lattices = 0
-    for attempt, seed in enumerate(order):
-        if reached[seed] or first[seed + 1] - first[seed] < 2:
+    for seed in order:
+        if group[seed] >= 0 or first[seed + 1] - first[seed] < 2:
             continue
         a, b = _seed_axes(local[first[seed] : first[seed + 1]])
         if a < 0:
             continue
-        stamp[seed] = attempt
+        group[seed] = lattices
         coords[seed] = 0
         for k in range(2):  # element by element: array assignment is slow to compile
             axes[seed, 0, k] = disp[first[seed] + a, k]
             axes[seed, 1, k] = disp[first[seed] + b, k]
+        count = 0
         queue[0] = seed
         head, tail = 0, 1
         while head < tail:
             i = queue[head]
             head += 1
+            members[kept + count] = i
+            count += 1
             # Steps in units of the region's axes u, v: solve (u v) step = displacement.
             ux, uy, vx, vy = axes[i, 0, 0], axes[i, 0, 1], axes[i, 1, 0], axes[i, 1, 1]
             det = ux * vy - vx * uy
@@ -157,9 +152,9 @@ def _grow_lattices(order, first, dst, disp, local, step_tol):
                     continue
                 if max(abs(step_u - round_u), abs(step_v - round_v)) > step_tol:
                     continue
-                if stamp[j] == attempt:
+                if group[j] >= 0:
                     continue
-                stamp[j] = attempt
+                group[j] = lattices
                 coords[j, 0] = coords[i, 0] + int(round_u)
                 coords[j, 1] = coords[i, 1] + int(round_v)
                 # Follow perspective: the new region's axes take the measured step.
@@ -168,24 +163,14 @@ def _grow_lattices(order, first, dst, disp, local, step_tol):
                     axes[j, 1, k] = disp[e, k] * round_v if round_u == 0 else axes[i, 1, k]
                 queue[tail] = j
                 tail += 1
-        reached[seed] = True
-        if tail < 3:
-            continue
-        if kept + tail > capacity:
-            capacity = 2 * (kept + tail)
-            grown, grown_coords = np.empty(capacity, np.int64), np.empty((capacity, 2), np.int64)
-            grown[:kept], grown_coords[:kept] = members[:kept], member_coords[:kept]
-            members, member_coords = grown, grown_coords
-        for k in range(tail):
-            i = queue[k]
-            reached[i] = True
-            members[kept + k] = i
-            member_coords[kept + k, 0] = coords[i, 0]
-            member_coords[kept + k, 1] = coords[i, 1]
-        kept += tail
-        ends[lattices] = kept
-        lattices += 1
-    return members[:kept], ends[:lattices], member_coords[:kept]
+        if count >= 3:
+            kept += count
+            ends[lattices] = kept
+            lattices += 1
+        else:
+            for k in range(count):
+                group[members[kept + k]] = -2
+    return members[:kept], ends[:lattices], coords
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

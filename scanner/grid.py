@@ -1106,16 +1106,13 @@ def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     )
     order = np.lexsort((-typical, -counts))
     members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
-    lattices = zip(np.split(coords, ends[:-1]), np.split(members, ends[:-1]), strict=True)
-    return [(at, group) for at, group in lattices if len(group)]
+    return [(coords[group].copy(), group) for group in np.split(members, ends[:-1]) if len(group)]
 
 
 def _neighbour_pairs(centers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each point's (up to) sixteen nearest others: source and neighbour indices, sorted by
+    """Each point's (up to) eight nearest others: source and neighbour indices, sorted by
     source, and the displacements between them."""
-    # Sixteen, not the eight of a point's own ring: the specks a seam's two edges enclose
-    # crowd a sticker's nearest eight (the links' own rules drop them).
-    k = min(17, len(centers))
+    k = min(9, len(centers))
     _, nbr = cKDTree(centers).query(centers, k=k)
     src, dst = np.repeat(np.arange(len(centers)), k - 1), nbr[:, 1:].ravel()
     return src, dst, centers[dst] - centers[src]
@@ -1155,8 +1152,8 @@ def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     first = np.searchsorted(src, np.arange(m + 1))
     order = np.argsort(-np.diff(first), kind="stable")
     members, ends, coords = _grow_lattices(order, first, dst, disp, local, _STEP_TOL)
-    lattices = zip(np.split(coords, ends[:-1]), np.split(members, ends[:-1]), strict=True)
-    return [(at, group) for at, group in lattices if len(group) >= 4]
+    lattices = np.split(members, ends[:-1])
+    return [(coords[group].copy(), group) for group in lattices if len(group) >= 4]
 
 
 def _neighbour_median(areas: np.ndarray, dst: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -1773,10 +1770,15 @@ def _grid_continues(
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
-    # Only count regions roughly square, and not squashed across the window's side, as the
-    # next face of the cube is where it bends away.
-    inverse = np.linalg.inv(homography)
-    _, shape = _shapes_in_lattice(inverse, regions.centers[idx], regions.whiten[idx])
+    # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
+    # of background texture is not a continuation).
+    cell_area = pitch * pitch
+    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
+    # ... and roughly square, unless the frame's edge may cut it; and not squashed across
+    # the window's side, as the next face of the cube is where it bends away.
+    _, shape = _shapes_in_lattice(
+        np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
+    )
     extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
     square = _elongation(shape) < MAX_EXTRAPOLATED_ASPECT
     across_rows = (ring[:, 1] < 0) | (ring[:, 1] >= n)
@@ -1789,30 +1791,19 @@ def _grid_continues(
     # against it fills its bounding box unlike a cell of the lattice there does.
     corners = ring[:, None] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
     cell_quads = _warp(corners.reshape(-1, 2), homography).reshape(-1, 4, 2)
-    cell_area = _cell_areas(ring, homography)
-    cell_fill = cell_area / np.maximum(np.ptp(cell_quads, axis=1).prod(axis=1), 1e-9)
-    # A cell the frame's edge cuts shows only its part inside the frame: a region there is
-    # judged against that part, its proportions included.
-    shown = cell_area.copy()
-    cut = ~np.all((cell_quads >= -0.5) & (cell_quads <= [width - 0.5, height - 0.5]), axis=(1, 2))
-    for k in np.nonzero(close & cut)[0]:
-        part = _part_in_frame(cell_quads[k], width, height)
-        if part is None:
-            shown[k] = 0.0
-            continue
-        shown[k] = abs(_polygon_area(part))
-        cell_fill[k] = shown[k] / max(np.ptp(part, axis=0).prod(), 1e-9)
-        part_extent = np.ptp(_warp(part, inverse), axis=0)  # lattice units
-        proportions = (extent[k, 0] * part_extent[1]) / max(extent[k, 1] * part_extent[0], 1e-9)
-        square[k] = max(proportions, 1 / max(proportions, 1e-9)) < MAX_LATTICE_ASPECT
-    # ... and of about the cell's size, as much of it as is shown (a cube's neighbour face or
-    # a sheet of background texture is not a continuation; nor is a speck where the frame
-    # shows a sliver of the cell).
-    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * shown)
+    box = np.ptp(cell_quads, axis=1).prod(axis=1)
+    cell_fill = _cell_areas(ring, homography) / np.maximum(box, 1e-9)
     square &= np.abs(regions.box_fill[idx] - cell_fill) < MAX_FILL_DIFFERENCE
-    similar &= square
-    # Ring cells outside the frame show nothing: a face filling the frame is judged by its
-    # own cells.
+    margin = 0.5 * pitch
+    at_edge = (
+        (predicted[:, 0] < margin)
+        | (predicted[:, 0] > width - margin)
+        | (predicted[:, 1] < margin)
+        | (predicted[:, 1] > height - margin)
+    )
+    similar &= square | at_edge
+    # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
+    # there: a face filling the frame is judged by its own cells.
     hits = close & similar
     if hits[first].sum() > max(1, 0.25 * (inside | hits)[first].sum()):
         return True
@@ -1821,14 +1812,6 @@ def _grid_continues(
     # along the one beyond; past a cube face's side lie the plastic, the background, or the
     # next face, whose stickers are squashed in this face's lattice (and not counted).
     return along_a_side and bool((sides @ hits >= along).any())
-
-
-def _part_in_frame(quad: np.ndarray, width: int, height: int) -> np.ndarray | None:
-    """The part of a convex quad inside a ``width`` x ``height`` frame (pixel centres at
-    integers), a convex polygon (K, 2); None when none of it is."""
-    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32) - 0.5
-    area, part = cv2.intersectConvexConvex(np.ascontiguousarray(quad, np.float32), frame)
-    return None if part is None or area <= 0 else part.reshape(-1, 2).astype(float)
 
 
 @lru_cache(maxsize=8)

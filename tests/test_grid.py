@@ -15,8 +15,6 @@ from scanner.grid import (
     _glared,
     _link_crossings,
     _objects_beside_a_smaller_face,
-    _part_in_frame,
-    _polygon_area,
     _region_scales,
     _seen_cells,
     _three_of_four_hold,
@@ -651,36 +649,6 @@ def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> 
     assert not _objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
     # A 2x2 has no smaller face.
     assert not _objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
-
-
-def test_a_cell_the_frame_cuts_shows_the_part_inside_the_frame() -> None:
-    # Pixel centres are integers, so the frame's edge lies half a pixel before pixel 0.
-    cell = np.array([[-10.0, 0], [10, 0], [10, 20], [-10, 20]])
-    part = _part_in_frame(cell, 100, 100)
-    assert abs(_polygon_area(part)) == pytest.approx(10.5 * 20)
-    assert np.ptp(part, axis=0) == pytest.approx([10.5, 20])
-    assert abs(_polygon_area(_part_in_frame(cell + np.array([50, 0]), 100, 100))) == pytest.approx(
-        400
-    )
-    assert _part_in_frame(cell - [20, 0], 100, 100) is None
-
-
-@pytest.mark.parametrize(("seed", "index"), [(11, 56), (99, 564), (99, 1888)])
-def test_a_2x2_beside_objects_the_frame_cuts_is_that_face(seed: int, index: int) -> None:
-    # eval_detect.py scenes: a 2x2 filling a third of the frame or more, so most cells of the
-    # ring past it lie out of the frame, and two objects on the cells the frame's edge cuts
-    # (a finger and a patch of table, a box turned against the lattice). Each is judged
-    # against the part of its cell the frame shows: too turned, or one alone, no board.
-    image, truth = _eval_detect_scene(index, seed)
-    assert _matches(detect_grid(image), truth)
-
-
-def test_a_finger_linked_first_leaves_the_face_its_stickers() -> None:
-    # eval_detect.py scene 448 of seed 99: a finger over a 2x2's corner sticker is a region
-    # of a sticker's size, a pitch from two of the face's stickers, and seeds the first
-    # lattice; the face's fourth sticker still grows its own lattice through those two.
-    image, truth = _eval_detect_scene(448, 99)
-    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 811), (99, 395)])
