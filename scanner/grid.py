@@ -563,8 +563,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     if not _plausible_quad(quad, lab.shape):
         return False
     cell_stats = _cell_statistics(face_h, n, lab)
-    lightness, chroma = cell_stats.lightness, cell_stats.chroma
-    if _shows_plastic(lightness, chroma):
+    if _shows_plastic(cell_stats):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
     ring = np.array([p for p in ring if min(p) < 0 or max(p) > n], float)
@@ -1523,8 +1522,8 @@ def _score_window(
     if _grid_continues(homography, n, regions, lab.shape):
         return None
     cell_stats = _cell_statistics(face_h, n, lab)
-    lightness, chroma, spread, glared = cell_stats[:4]
-    if _shows_plastic(lightness, chroma) or _keys_with_gaps(face_h, n, lab, cell_stats):
+    spread, glared = cell_stats.spread, cell_stats.glared
+    if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -1835,13 +1834,18 @@ def _rings(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ring, first, sides
 
 
-def _shows_plastic(lightness: np.ndarray, chroma: np.ndarray) -> bool:
+def _shows_plastic(cells: _CellStatistics) -> bool:
     """True when more than one cell in eight is dark and grey: the grid sits on the plastic.
 
     Only near-grey counts: a blue or green sticker in dim light is dark too, but keeps
-    some chroma, while black plastic stays grey under any colour cast.
+    some chroma, while black plastic stays grey under any colour cast. Dark is measured
+    against the lightest flat cell: a glare spot over a whole sticker, lighter than any
+    sticker, would make a white sticker in dim light look dark.
     """
-    plastic = (lightness < PLASTIC_LIGHTNESS * lightness.max()) & (chroma < PLASTIC_CHROMA)
+    lightness, chroma = cells.lightness, cells.chroma
+    flat = cells.spread < MAX_STICKER_SPREAD
+    lightest = lightness[flat].max() if flat.any() else lightness.max()
+    plastic = (lightness < PLASTIC_LIGHTNESS * lightest) & (chroma < PLASTIC_CHROMA)
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from scanner.grid import (
     REGION_COARSE_SIDE,
+    _CellStatistics,
     _detect_scaled,
     _find_regions,
     _glared,
@@ -17,6 +18,7 @@ from scanner.grid import (
     _objects_beside_a_smaller_face,
     _region_scales,
     _seen_cells,
+    _shows_plastic,
     _three_of_four_hold,
     _unseen_cells_are_surround,
     _working_lab,
@@ -649,6 +651,39 @@ def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> 
     assert not _objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
     # A 2x2 has no smaller face.
     assert not _objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
+
+
+def _cells(lightness, chroma, spread) -> _CellStatistics:
+    """Cell statistics of a 3x3 window from its cells' lightness, chroma and spread."""
+    lightness, chroma, spread = (
+        np.array(v, float).reshape(3, 3) for v in (lightness, chroma, spread)
+    )
+    return _CellStatistics(lightness, chroma, spread, np.zeros((3, 3), bool), np.zeros((3, 3, 3)))
+
+
+def test_plastic_is_dark_against_the_lightest_sticker_not_a_glare_spot() -> None:
+    # A face in dim light (eval_detect.py scenes 829 and 1177 of seed 11): three white
+    # stickers at L 70, grey; coloured ones at L 40-65; a glare spot over the middle one
+    # lifts it to L 135, its patch a gradient (spread 40). Against the glare, the whites
+    # would be dark and grey, as plastic is.
+    lightness = [63, 64, 70, 19, 135, 71, 38, 71, 43]
+    chroma = [33, 33, 2, 24, 4, 2, 23, 2, 29]
+    spread = [5, 5, 5, 5, 40, 5, 5, 5, 5]
+    assert not _shows_plastic(_cells(lightness, chroma, spread))
+    # The same window where two cells are black plastic (L 20, grey) is on the plastic.
+    lightness[2], lightness[5] = 20, 20
+    assert _shows_plastic(_cells(lightness, chroma, spread))
+    # ... and so is a window whose lightest cell is one flat white sticker.
+    assert _shows_plastic(
+        _cells([130, 20, 20, 60, 60, 60, 60, 60, 60], [2, 2, 2] + [30] * 6, [5] * 9)
+    )
+
+
+@pytest.mark.parametrize("index", [829, 1177])
+def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(index: int) -> None:
+    # eval_detect.py scenes of seed 11: a 3x3 in dim light, a glare spot over its middle.
+    image, truth = _eval_detect_scene(index, 11)
+    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 811), (99, 395)])
