@@ -584,8 +584,11 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # be part of a larger face whose other stickers blurred into their seams at this scale.
     last_resort: list[FaceDetection] = []
     deferred: list[FaceDetection] = []
-    # The first pass's regions also judge whether a face found at another scale continues.
-    first_lab = _working_lab(image, first)
+    # The first pass's regions also judge whether a face found at another scale continues,
+    # and give the crossings cue its gaps: they keep the chroma sharp (a tile's thin grout is
+    # grey against coloured tiles; a dark sticker's edge on black plastic is its chroma).
+    # The finer pass, for small stickers, smooths it (see _working_lab).
+    first_lab = _working_lab(image, first, sharp_chroma=True)
     first_regions = _find_regions(first_lab)
     for scale in scales:
         prepared = (first_lab, first_regions) if scale == first else None
@@ -753,7 +756,8 @@ CHROMA_BLUR = 1.0  # sigma of the chroma channels' further blur, in the frame's 
 
 def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> np.ndarray:
     """The frame scaled by ``scale`` and lightly blurred, in 8-bit Lab: what regions are
-    found in. ``sharp_chroma`` leaves out the chroma's further blur (see below)."""
+    found in. ``sharp_chroma`` leaves out the chroma's further blur at scales above a half
+    (see below)."""
     if scale != 1.0:
         height, width = bgr.shape[:2]
         small_size = (max(1, round(width * scale)), max(1, round(height * scale)))

@@ -688,7 +688,7 @@ def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(index: int) -> N
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 811), (99, 395)])
 def test_small_stickers_in_a_jpeg_are_not_cut_by_its_colour_blocks(seed: int, index: int) -> None:
-    # eval_detect.py scenes: a 5x5 of 14-20 px stickers in an 800x600 or 640x480 JPEG. The finest
+    # eval_detect.py scenes: a 5x5 of 14-20 px stickers in an 800x600 or 640x480 JPEG. The finer
     # pass reads the frame at its own scale, where the JPEG's half-resolution colour shows
     # its blocks: unsmoothed, their chroma edges cut stickers into fragments.
     image, truth = _eval_detect_scene(index, seed)
