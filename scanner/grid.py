@@ -2132,8 +2132,7 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatis
     inner = cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3)
     ordered = np.sort(inner, axis=2).astype(np.float32)
     median = (ordered[:, :, 7] + ordered[:, :, 8]) / 2
-    lightness = median[..., 0]
-    chroma = np.hypot(median[..., 1] - 128, median[..., 2] - 128)
+    lightness, chroma = _lightness_and_chroma(median)
     q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
     q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
     spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
@@ -2151,7 +2150,7 @@ def _glared(pixels: np.ndarray) -> np.ndarray:
     )
     darker, lightest = by_lightness[:, :, :8], by_lightness[:, :, 12:]
     flat = np.ptp(darker, axis=2).max(axis=-1) < MAX_STICKER_SPREAD
-    chroma = np.hypot(by_lightness[..., 1] - 128, by_lightness[..., 2] - 128)
+    chroma = _lightness_and_chroma(by_lightness)[1]
     lighter = lightest[..., 0].mean(axis=2) - darker[..., 0].mean(axis=2) > MAX_STICKER_SPREAD
     greyer = chroma[:, :, 12:].mean(axis=2) < chroma[:, :, :8].mean(axis=2)
     return flat & lighter & greyer
