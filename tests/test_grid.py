@@ -875,3 +875,14 @@ def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles()
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 504), (31, 913), (99, 1528)])
+def test_two_objects_past_two_sides_of_a_face_cut_by_the_frame_are_no_board(
+    seed: int, index: int
+) -> None:
+    # eval_detect.py scenes: a face at the frame's edge (a 2x2; a 3x3 in 913), so only about
+    # seven cells of the ring around it are in the frame, and two objects of a sticker's size
+    # (a disc, a box, a blob of the backdrop) lie by chance on two of them, past two sides.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)

@@ -44,6 +44,9 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(3703, id="striped-floor"),
         pytest.param(3153, id="striped-floor-2"),
         pytest.param(3596, id="striped-floor-3"),
+        # A floor filling the frame: the window's ring is mostly out of the frame, and the
+        # two tiles it shows lie along one side (two objects past two sides would not do).
+        pytest.param(7068, id="tiles-past-one-side-of-a-window-filling-the-frame"),
         # Along one side, every cell past the grid repeats its neighbour's colour, and the
         # side holds two or more colours: stripes run on past the grid.
         pytest.param(4392, id="stripes-run-past-a-side"),
