@@ -837,6 +837,10 @@ class _Regions:
     whiten: np.ndarray  # (M, 2, 2) maps a displacement into the region's unit-square frame
     sides: np.ndarray  # (M,) estimated sticker side in px
     box_fill: np.ndarray  # (M,) share of its bounding box it fills (1 for an upright square)
+    # Regions too long for a sticker but shaped like a row of up to MAX_BLOCK_STICKERS of
+    # them (same-coloured stickers merged): they only fill the cells of a found lattice.
+    row_centers: np.ndarray  # (R, 2)
+    row_whiten: np.ndarray  # (R, 2, 2)
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
@@ -982,7 +986,13 @@ def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
     index = np.flatnonzero(keep)
     if len(index) == 0:
         return _Regions(
-            np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), np.zeros(0), np.zeros(0)
+            np.zeros((0, 2)),
+            np.zeros(0),
+            np.zeros((0, 2, 2)),
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros((0, 2)),
+            np.zeros((0, 2, 2)),
         )
     # Second moments of the kept regions only.
     lookup = np.full(count, -1, np.int64)
@@ -996,16 +1006,20 @@ def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
     trace = sxx + syy
     disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
     elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
-    good = (compact > 0.82) & (compact < 1.12) & (elongation < max_elongation)
-    index, sxx, syy, sxy, det = index[good], sxx[good], syy[good], sxy[good], det[good]
-    areas = area[index]
+    compact_ok = (compact > 0.82) & (compact < 1.12)
+    good = compact_ok & (elongation < max_elongation)
+    rows = compact_ok & ~good & (elongation < MAX_BLOCK_STICKERS + 0.5)
     cov = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], -2)
+    row_centers = centroids[index[rows]] - 0.5
+    row_whiten = _whitening(cov[rows], area[index[rows]])
+    index, cov = index[good], cov[good]
+    areas = area[index]
     whiten = _whitening(cov, areas)
     sides = _sticker_sides(areas)
     # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
     # row and column there: its centroid sits half a pixel down-right of the sticker's.
     box_fill = areas / (bw[index] * bh[index])
-    return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill)
+    return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill, row_centers, row_whiten)
 
 
 MAX_BLOCK_STICKERS = 3  # longest row of merged same-colour stickers taken apart
@@ -1047,6 +1061,8 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
         np.concatenate([regions.whiten, *parts_w]),
         np.concatenate([regions.sides, _sticker_sides(areas)]),
         np.concatenate([regions.box_fill, *parts_f]),
+        regions.row_centers,
+        regions.row_whiten,
     )
 
 
@@ -1279,6 +1295,8 @@ def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
         regions.whiten[keep],
         regions.sides[keep],
         regions.box_fill[keep],
+        regions.row_centers,
+        regions.row_whiten,
     )
 
 
@@ -1334,8 +1352,11 @@ def _best_window(coords, homography, regions, lab, size, best):
         return best
     # Cells with a sticker seen: the lattice's regions, and merged same-colour blocks.
     blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7)
+    row_cells, row_middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7, rows=True)
+    merged = np.concatenate([blocks, row_cells])
+    merged_middles = np.concatenate([middles, row_middles])
     sizes = np.array([size] if size else range(2, 7 + 1), np.int64)
-    objectives, ns, origins, supports = _windows(coords, blocks, middles, lo, extent, sizes)
+    objectives, ns, origins, supports = _windows(coords, merged, merged_middles, lo, extent, sizes)
     windows = [
         (objective, n, ox, oy, supports[k, :n, :n])
         for k, (objective, n, (ox, oy)) in enumerate(
@@ -1354,19 +1375,24 @@ def _best_window(coords, homography, regions, lab, size, best):
 
 
 def _merged_cells(
-    homography: np.ndarray, regions: _Regions, lo: np.ndarray, hi: np.ndarray
+    homography: np.ndarray,
+    regions: _Regions,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    rows: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lattice cells covered by a region spanning a block, for blocks centred in lo..hi.
 
     Neighbouring stickers of one colour on a stickerless cube merge into one region (the
     seam between them is lost); such a region is an a x b block in lattice units (cell
-    centres at integers), centred on the block's middle. Returns the cells (K, 2) and the
-    middle of the block each belongs to (K, 2).
+    centres at integers), centred on the block's middle. ``rows`` looks at the regions too
+    long for a sticker (a whole row of one colour, 1 x 3) instead of the sticker-shaped
+    ones. Returns the cells (K, 2) and the middle of the block each belongs to (K, 2).
     """
     cells, middles = _block_cells(
         np.linalg.inv(homography),
-        regions.centers,
-        regions.whiten,
+        regions.row_centers if rows else regions.centers,
+        regions.row_whiten if rows else regions.whiten,
         np.asarray(lo, float),
         np.asarray(hi, float),
     )

@@ -303,31 +303,48 @@ _MIXED_FACE = [
 ]
 
 
-@pytest.mark.parametrize(
-    "colours",
-    [
-        # A domino and an L of three merged: four single stickers, no three in a row.
-        [[_YELLOW, _YELLOW, _ORANGE], [_BLUE, _RED, _RED], [_ORANGE, _RED, _GREEN]],
-        # A whole row merged and a domino: the four single stickers are a 2x2 on their own.
-        [[_ORANGE, _YELLOW, _BLUE], [_GREEN, _ORANGE, _BLUE], [_YELLOW, _YELLOW, _YELLOW]],
-    ],
-    ids=["domino-and-L", "row-and-domino"],
-)
-@pytest.mark.parametrize("cell", [20, 60])
-def test_the_thorough_search_takes_merged_rows_apart(colours, cell: int) -> None:
-    # Stickerless, no seams: each same-colour row of two or three is one region, too long to
-    # link (a row of three is even dropped as no sticker's shape). The thorough search (a
-    # photo known to show a face, N known) keeps such blocks and also cuts them into their
-    # stickers; the fast search alone finds no 3x3 here.
+def _seamless_3x3(colours, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """A stickerless 3x3 with no seams, framed by a thin dark edge; and its corners."""
     margin = 2 * cell
     image = _drawn_face(colours, cell=cell, gap=0, margin=margin)
     cv2.rectangle(image, (margin - 2, margin - 2), (margin + 3 * cell + 1,) * 2, (25, 25, 25), 3)
-    fast = detect_grid(image, 3)
-    assert fast is None
+    return image, np.array([[0, 0], [3, 0], [3, 3], [0, 3]]) * cell + margin
+
+
+@pytest.mark.parametrize("cell", [20, 60])
+def test_the_thorough_search_takes_merged_rows_apart(cell: int) -> None:
+    # Stickerless, no seams: a domino and an L of three merged leave four single stickers,
+    # no three in a row, and the L is no row to fill cells. The thorough search (a photo
+    # known to show a face, N known) also cuts merged blocks into their stickers; the fast
+    # search alone finds no 3x3 here.
+    colours = [[_YELLOW, _YELLOW, _ORANGE], [_BLUE, _RED, _RED], [_ORANGE, _RED, _GREEN]]
+    image, corners = _seamless_3x3(colours, cell)
+    assert detect_grid(image, 3) is None
     detection = detect_grid(image, 3, thorough=True)
     assert detection is not None and detection.size == 3
-    corners = np.array([[0, 0], [3, 0], [3, 3], [0, 3]]) * cell + margin
     assert np.abs(detection.quad - corners).max() < 0.15 * cell
+
+
+@pytest.mark.parametrize("cell", [20, 60])
+def test_a_whole_row_of_one_colour_fills_its_cells(cell: int) -> None:
+    # A whole row merged and a domino: the four single stickers are a 2x2 on their own, and
+    # the row of three, too long for a sticker, is still a region of the lattice's row
+    # shape: it fills the third row's cells, and the fast search finds the 3x3 (with N
+    # given: five of its nine cells are blocks, so unasked it prefers the 2x2 of singles).
+    colours = [[_ORANGE, _YELLOW, _BLUE], [_GREEN, _ORANGE, _BLUE], [_YELLOW, _YELLOW, _YELLOW]]
+    image, corners = _seamless_3x3(colours, cell)
+    detection = detect_grid(image, 3)
+    assert detection is not None and detection.size == 3
+    assert np.abs(detection.quad - corners).max() < 0.15 * cell
+
+
+@pytest.mark.parametrize(("seed", "index"), [(31, 961), (99, 285)])
+def test_a_rendered_face_with_a_whole_line_of_one_colour_is_found(seed: int, index: int) -> None:
+    # eval_detect.py scenes: stickerless 3x3s whose seams vanish in blur, one with a whole
+    # column of navy (961), one with a whole row of one colour (285): the line is one long
+    # region, and the window over the rest had an empty column or row.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
 
 
 def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
