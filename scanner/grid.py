@@ -2174,7 +2174,8 @@ def _glared(pixels: np.ndarray) -> np.ndarray:
     """Which cells (pixels: (n, n, 16, 3) Lab) are one flat colour under a glare spot.
 
     A highlight lightens part of a sticker towards white: the cell's darker half stays one
-    flat colour, and its lightest quarter is much lighter and greyer than that half.
+    flat colour, and its lightest quarter is much lighter and greyer than that half. A
+    broad one may leave only a corner of the sticker unglared: see :func:`_washed`.
     """
     by_lightness = np.take_along_axis(
         pixels.astype(np.float32), np.argsort(pixels[..., 0], axis=2)[..., None], axis=2
@@ -2184,7 +2185,27 @@ def _glared(pixels: np.ndarray) -> np.ndarray:
     chroma = _lightness_and_chroma(by_lightness)[1]
     lighter = lightest[..., 0].mean(axis=2) - darker[..., 0].mean(axis=2) > MAX_STICKER_SPREAD
     greyer = chroma[:, :, 12:].mean(axis=2) < chroma[:, :, :8].mean(axis=2)
-    return flat & lighter & greyer
+    return (flat & lighter & greyer) | _washed(by_lightness)
+
+
+def _washed(ordered: np.ndarray) -> np.ndarray:
+    """Which cells (pixels (n, n, 16, 3) Lab, darkest first) are a coloured sticker that a
+    glare spot lightens over much of its patch, the unglared part too small for
+    :func:`_glared`: the darkest quarter is one flat colour, and every pixel lies between
+    that colour and grey in a/b (a highlight lightens a colour and washes it out, but does
+    not turn its hue)."""
+    base = ordered[:, :, :4].astype(np.float32)
+    flat = np.ptp(base, axis=2).max(axis=-1) < MAX_STICKER_SPREAD / 2
+    base_ab = base[..., 1:].mean(axis=2) - 128.0
+    chroma = np.linalg.norm(base_ab, axis=-1)
+    hue = base_ab / np.maximum(chroma, 1e-6)[..., None]
+    ab = ordered[..., 1:].astype(np.float32) - 128.0
+    along = np.einsum("ijkc,ijc->ijk", ab, hue)
+    across = np.linalg.norm(ab - along[..., None] * hue[:, :, None], axis=-1)
+    margin = MAX_STICKER_SPREAD / 2
+    keeps_hue = (across < margin) & (along > -margin) & (along < chroma[..., None] + margin)
+    lighter = ordered[:, :, -1, 0].astype(np.float32) - base[..., 0].mean(axis=2)
+    return flat & (chroma > PLASTIC_CHROMA) & keeps_hue.all(axis=2) & (lighter > MAX_STICKER_SPREAD)
 
 
 # ----------------------------------------------------------------------------------------------
