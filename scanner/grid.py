@@ -1833,13 +1833,14 @@ def _grid_continues(
     similar &= square | at_edge
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells. Beside a face cut by the
-    # frame, a quarter of the few ring cells left is two or less; two hits then make a
-    # continuation only along one side, as a board's next row or column does: two objects of
-    # a sticker's size a pitch past two sides of a face lie there by chance often enough.
+    # frame, a quarter of the few ring cells left is two or less. Two objects of a sticker's
+    # size lie a pitch past two sides of a face by chance often enough: two hits make a
+    # continuation only along one side (a board's next row or column), or with more of the
+    # lattice beyond them (a board in the frame's corner).
     hits = close & similar
     first_hits = hits[first].sum()
-    along_one_side = first_hits > 2 or (sides[:4] @ hits).max() == first_hits
-    if first_hits > max(1, 0.25 * (inside | hits)[first].sum()) and along_one_side:
+    board_like = first_hits > 2 or (sides[:4] @ hits).max() == first_hits or hits[~first].any()
+    if first_hits > max(1, 0.25 * (inside | hits)[first].sum()) and board_like:
         return True
     # A board one row larger than the window continues along one side only. Keys of a
     # staggered keyboard and tiles past a gap or an object miss the next ring but line up

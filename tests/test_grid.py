@@ -14,9 +14,11 @@ from scanner.grid import (
     _detect_scaled,
     _find_regions,
     _glared,
+    _grid_continues,
     _link_crossings,
     _objects_beside_a_smaller_face,
     _region_scales,
+    _Regions,
     _seen_cells,
     _shows_plastic,
     _three_of_four_hold,
@@ -916,6 +918,38 @@ def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles()
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
+def _squares_on_cells(cells: list[tuple[int, int]]) -> _Regions:
+    """Regions of 32 px squares on the cells of a 40 px lattice, cell (0, 0) at (20, 20)."""
+    count = len(cells)
+    return _Regions(
+        20.0 + 40.0 * np.array(cells, float),
+        np.full(count, 32.0**2),
+        np.tile(np.eye(2) / 32.0, (count, 1, 1)),
+        np.full(count, 34.0),
+        np.ones(count),
+        np.zeros((0, 2)),
+        np.zeros((0, 2, 2)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("past", "continues"),
+    [
+        ([(2, 0), (0, 2)], False),  # one past each of two sides: chance objects
+        ([(2, 0), (2, 1)], True),  # along one side: a board's next column
+        ([(2, 0), (0, 2), (3, 0)], True),  # and the lattice goes on beyond: a board
+    ],
+    ids=["L", "one-side", "L-and-beyond"],
+)
+def test_two_hits_past_a_window_in_the_frames_corner(past, continues: bool) -> None:
+    # A 2x2 window in the frame's top-left corner: of the twelve cells around it, five are
+    # in the frame; a quarter of them is less than two.
+    face = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
+    regions = _squares_on_cells(face + past)
+    assert _grid_continues(to_image, 2, regions, (200, 300)) == continues
 
 
 @pytest.mark.parametrize(("seed", "index"), [(11, 504), (31, 913), (99, 1528)])
