@@ -1351,12 +1351,9 @@ def _best_window(coords, homography, regions, lab, size, best):
     if extent.max() > 7 + 1:
         return best
     # Cells with a sticker seen: the lattice's regions, and merged same-colour blocks.
-    blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7)
-    row_cells, row_middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7, rows=True)
-    merged = np.concatenate([blocks, row_cells])
-    merged_middles = np.concatenate([middles, row_middles])
+    blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7, with_rows=True)
     sizes = np.array([size] if size else range(2, 7 + 1), np.int64)
-    objectives, ns, origins, supports = _windows(coords, merged, merged_middles, lo, extent, sizes)
+    objectives, ns, origins, supports = _windows(coords, blocks, middles, lo, extent, sizes)
     windows = [
         (objective, n, ox, oy, supports[k, :n, :n])
         for k, (objective, n, (ox, oy)) in enumerate(
@@ -1379,20 +1376,24 @@ def _merged_cells(
     regions: _Regions,
     lo: np.ndarray,
     hi: np.ndarray,
-    rows: bool = False,
+    with_rows: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lattice cells covered by a region spanning a block, for blocks centred in lo..hi.
 
     Neighbouring stickers of one colour on a stickerless cube merge into one region (the
     seam between them is lost); such a region is an a x b block in lattice units (cell
-    centres at integers), centred on the block's middle. ``rows`` looks at the regions too
-    long for a sticker (a whole row of one colour, 1 x 3) instead of the sticker-shaped
-    ones. Returns the cells (K, 2) and the middle of the block each belongs to (K, 2).
+    centres at integers), centred on the block's middle. ``with_rows`` also looks at the
+    regions too long for a sticker (a whole row of one colour, 1 x 3). Returns the cells
+    (K, 2) and the middle of the block each belongs to (K, 2).
     """
+    centers, whiten = regions.centers, regions.whiten
+    if with_rows:
+        centers = np.concatenate([centers, regions.row_centers])
+        whiten = np.concatenate([whiten, regions.row_whiten])
     cells, middles = _block_cells(
         np.linalg.inv(homography),
-        regions.row_centers if rows else regions.centers,
-        regions.row_whiten if rows else regions.whiten,
+        centers,
+        whiten,
         np.asarray(lo, float),
         np.asarray(hi, float),
     )
@@ -2195,17 +2196,18 @@ def _washed(ordered: np.ndarray) -> np.ndarray:
     :func:`_glared`: the darkest quarter is one flat colour, and every pixel lies between
     that colour and grey in a/b (a highlight lightens a colour and washes it out, but does
     not turn its hue)."""
-    base = ordered[:, :, :4].astype(np.float32)
+    ordered = np.asarray(ordered, np.float32)
+    base = ordered[:, :, :4]
     flat = np.ptp(base, axis=2).max(axis=-1) < MAX_STICKER_SPREAD / 2
     base_ab = base[..., 1:].mean(axis=2) - 128.0
     chroma = np.linalg.norm(base_ab, axis=-1)
     hue = base_ab / np.maximum(chroma, 1e-6)[..., None]
-    ab = ordered[..., 1:].astype(np.float32) - 128.0
+    ab = ordered[..., 1:] - 128.0
     along = np.einsum("ijkc,ijc->ijk", ab, hue)
     across = np.linalg.norm(ab - along[..., None] * hue[:, :, None], axis=-1)
     margin = MAX_STICKER_SPREAD / 2
     keeps_hue = (across < margin) & (along > -margin) & (along < chroma[..., None] + margin)
-    lighter = ordered[:, :, -1, 0].astype(np.float32) - base[..., 0].mean(axis=2)
+    lighter = ordered[:, :, -1, 0] - base[..., 0].mean(axis=2)
     return flat & (chroma > PLASTIC_CHROMA) & keeps_hue.all(axis=2) & (lighter > MAX_STICKER_SPREAD)
 
 
