@@ -727,7 +727,7 @@ def _continues_at(
     to_small = np.linalg.inv(_to_frame(lab.shape, image.shape))
     centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
     return _grid_continues(
-        to_small @ face.homography @ centred, face.size, regions, lab.shape, along_a_side
+        to_small @ face.homography @ centred, face.size, regions, lab, along_a_side
     )
 
 
@@ -841,6 +841,9 @@ class _Regions:
     # them (same-coloured stickers merged): they only fill the cells of a found lattice.
     row_centers: np.ndarray  # (R, 2)
     row_whiten: np.ndarray  # (R, 2, 2)
+    # False once merged blocks were cut into stickers (a part's area is a share of its
+    # block's): then the regions' sizes cannot tell a board's tiles from other objects.
+    true_areas: bool = True
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
@@ -1063,6 +1066,7 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
         np.concatenate([regions.box_fill, *parts_f]),
         regions.row_centers,
         regions.row_whiten,
+        true_areas=False,
     )
 
 
@@ -1297,6 +1301,7 @@ def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
         regions.box_fill[keep],
         regions.row_centers,
         regions.row_whiten,
+        regions.true_areas,
     )
 
 
@@ -1550,7 +1555,7 @@ def _score_window(
     face_side = np.sqrt(abs(_polygon_area(quad)))
     if face_side / n < _MIN_PITCH or face_side < MIN_FACE_SHARE * min(lab.shape[:2]):
         return None
-    if _grid_continues(homography, n, regions, lab.shape):
+    if _grid_continues(homography, n, regions, lab):
         return None
     cell_stats = _cell_statistics(face_h, n, lab)
     spread, glared = cell_stats.spread, cell_stats.glared
@@ -1777,14 +1782,15 @@ def _grid_continues(
     homography: np.ndarray,
     n: int,
     regions: _Regions,
-    shape: tuple[int, ...],
+    lab: np.ndarray,
     along_a_side: bool = True,
 ) -> bool:
     """True when lattice-like regions sit on the ring of cells just outside the window, or
-    (when ``along_a_side``) line up along a side of the ring beyond it."""
+    (when ``along_a_side``) line up along a side of the ring beyond it. ``lab`` is the
+    working image the regions were found in."""
     ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
-    height, width = shape[:2]
+    height, width = lab.shape[:2]
     inside = (
         (predicted[:, 0] >= 0)
         & (predicted[:, 0] < width)
@@ -1832,6 +1838,8 @@ def _grid_continues(
         | (predicted[:, 1] > height - margin)
     )
     similar &= square | at_edge
+    if similar.any() and regions.true_areas:
+        similar[similar] = _of_the_grids_kind(homography, n, regions, lab, idx[similar], pitch)
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells. Beside a face cut by the
     # frame, a quarter of the few ring cells left is two or less. Two objects of a sticker's
@@ -1848,6 +1856,39 @@ def _grid_continues(
     # along the one beyond; past a cube face's side lie the plastic, the background, or the
     # next face, whose stickers are squashed in this face's lattice (and not counted).
     return along_a_side and bool((sides @ hits >= along).any())
+
+
+MAX_TILE_AREA_RATIO = 1.3  # a board's tiles are one size: the window's regions' within this
+
+
+def _of_the_grids_kind(
+    homography: np.ndarray,
+    n: int,
+    regions: _Regions,
+    lab: np.ndarray,
+    beside: np.ndarray,
+    pitch: float,
+) -> np.ndarray:
+    """Which regions ``beside`` the window (indices) are more of the same grid: a board's
+    or a floor's next tile repeats a colour of the window's cells, or is the size of the
+    window's own regions (a tiling of three colours or more shows ones the window lacks).
+
+    An object lying beside a cube face is of its own colour and size: it matches neither,
+    but by chance.
+    """
+    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    colours = _cell_statistics(face_h, n, lab).colour.reshape(-1, 1, 3).astype(float)
+    at = np.rint(regions.centers[beside]).astype(int)
+    at = np.clip(at, 0, [lab.shape[1] - 1, lab.shape[0] - 1])
+    seen = lab[at[:, 1], at[:, 0]].astype(float)
+    repeats = np.linalg.norm(seen[None] - colours, axis=2).min(axis=0) < 2 * RING_SAME_COLOUR
+    cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
+    dist, own = _nearest(_warp(cells, homography), regions.centers)
+    own = own[dist < 0.25 * pitch]
+    if len(own) == 0:
+        return repeats
+    ratio = regions.areas[beside] / _median(regions.areas[own])
+    return repeats | ((ratio < MAX_TILE_AREA_RATIO) & (ratio > 1 / MAX_TILE_AREA_RATIO))
 
 
 @lru_cache(maxsize=8)

@@ -949,7 +949,45 @@ def test_two_hits_past_a_window_in_the_frames_corner(past, continues: bool) -> N
     face = [(0, 0), (1, 0), (0, 1), (1, 1)]
     to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
     regions = _squares_on_cells(face + past)
-    assert _grid_continues(to_image, 2, regions, (200, 300)) == continues
+    plain = np.zeros((200, 300, 3), np.uint8)  # every region the window's colour
+    assert _grid_continues(to_image, 2, regions, plain) == continues
+
+
+@pytest.mark.parametrize(
+    ("colour", "side", "continues"),
+    [
+        ((60, 150, 110), 32, True),  # the window's own colour: a board's next tiles
+        ((200, 128, 128), 32, True),  # another colour, the tiles' size: a board of three colours
+        ((200, 128, 128), 24, False),  # neither: two objects lying beside a face
+    ],
+    ids=["same-colour", "same-size", "neither"],
+)
+def test_a_grid_continues_only_with_more_of_its_own_kind(colour, side: int, continues) -> None:
+    # A 2x2 window of two colours with two regions a pitch past its right side, where a
+    # board's next column would be.
+    face_colours = {(0, 0): (60, 150, 110), (1, 0): (120, 100, 170)}
+    face_colours |= {(0, 1): (120, 100, 170), (1, 1): (60, 150, 110)}
+    past = [(2, 0), (2, 1)]
+    lab = np.full((300, 300, 3), 128, np.uint8)
+    for (c, r), value in [*face_colours.items(), *((cell, colour) for cell in past)]:
+        half = (32 if (c, r) in face_colours else side) // 2
+        x, y = 60 + 40 * c, 60 + 40 * r
+        lab[y - half : y + half, x - half : x + half] = value
+    regions = _squares_on_cells([(c + 1, r + 1) for c, r in [*face_colours, *past]])
+    regions.areas[4:] = float(side) ** 2
+    to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
+    assert _grid_continues(to_image, 2, regions, lab) == continues
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 56), (7, 317), (11, 157)])
+def test_objects_beside_a_face_that_match_none_of_its_stickers_are_no_board(
+    seed: int, index: int
+) -> None:
+    # eval_detect.py scenes: a 2x2 (56) and two 3x3s with discs, boxes or blobs of the
+    # backdrop a pitch past one or two of their sides, of sizes and colours none of the
+    # face's own: a board's next tiles would repeat the one or the other.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(11, 504), (31, 913), (99, 1528)])
