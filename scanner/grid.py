@@ -1546,9 +1546,10 @@ def _score_window(
     # homography maps integer coords to centres.
     face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
-    if not _plausible_quad(quad, lab.shape) or _objects_beside_a_smaller_face(
-        face_h, n, support, lab.shape
-    ):
+    if not _well_shaped(quad) or _objects_beside_a_smaller_face(face_h, n, support, lab.shape):
+        return None
+    cut_by_the_frame = not _corners_near(quad, lab.shape)
+    if cut_by_the_frame and not _cut_at_a_corner(quad, face_h, n, lab.shape):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
@@ -1560,6 +1561,14 @@ def _score_window(
     cell_stats = _cell_statistics(face_h, n, lab)
     spread, glared = cell_stats.spread, cell_stats.glared
     if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats):
+        return None
+    # Past the frame's edge no continuation can be seen: what is left of a board, a floor
+    # or a keyboard there shows one or two colours; a scrambled face shows three or more,
+    # and a sticker in every cell left in view.
+    if cut_by_the_frame and (
+        _colour_count(cell_stats.colour) < MIN_CUT_FACE_COLOURS
+        or not support.ravel()[_in_frame(_warp(_cell_middles(n), face_h), lab.shape)].all()
+    ):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -1757,25 +1766,68 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
     return True
 
 
+MAX_CELLS_OUTSIDE = 2  # a corner sticker and a neighbour of a large face the frame cuts
+MIN_CUT_FACE_COLOURS = 3  # colours a face the frame cuts must show
+
+
+def _colour_count(colours: np.ndarray) -> int:
+    """How many distinct colours (2 x ``RING_SAME_COLOUR`` apart, greedily) cells show.
+
+    ``colours`` is (..., 3) Lab.
+    """
+    found: list[np.ndarray] = []
+    for colour in np.asarray(colours, float).reshape(-1, 3):
+        if all(np.linalg.norm(colour - other) >= 2 * RING_SAME_COLOUR for other in found):
+            found.append(colour)
+    return len(found)
+
+
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Convex, not too skewed, mostly inside the image."""
+    return _well_shaped(quad) and _corners_near(quad, shape)
+
+
+def _well_shaped(quad: np.ndarray) -> bool:
+    """Convex, and no side shorter than 0.3 of the longest."""
     after = [1, 2, 3, 0]  # each corner's successor
     edges = quad[after] - quad
     cross = edges[:, 0] * edges[after, 1] - edges[:, 1] * edges[after, 0]
     if not (np.all(cross > 0) or np.all(cross < 0)):
         return False
     lengths = np.linalg.norm(edges, axis=1)
-    if lengths.min() < 0.3 * lengths.max():
-        return False
+    return bool(lengths.min() >= 0.3 * lengths.max())
+
+
+def _corners_near(quad: np.ndarray, shape: tuple[int, ...], further: float = 0.0) -> bool:
+    """Every corner inside the image, or outside it by less than 0.15 of the longest side
+    (plus ``further`` px)."""
+    longest = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max()
+    margin = 0.15 * longest + further
     height, width = shape[:2]
-    margin = 0.15 * lengths.max()
-    inside = (
-        (quad[:, 0] > -margin)
-        & (quad[:, 0] < width + margin)
-        & (quad[:, 1] > -margin)
-        & (quad[:, 1] < height + margin)
-    )
-    return bool(inside.all())
+    return bool((quad > -margin).all() and (quad < [width + margin, height + margin]).all())
+
+
+def _cut_at_a_corner(quad: np.ndarray, face_h: np.ndarray, n: int, shape: tuple[int, ...]) -> bool:
+    """True for a face larger than 2x2 that runs past the frame's edge by a corner sticker
+    or two: its corners at most a pitch further out than :func:`_corners_near` allows, and
+    at most one cell in nine (and ``MAX_CELLS_OUTSIDE``) with its middle outside the frame.
+
+    A large face held close may run past the frame that way, its other stickers all in
+    view; a 2x2 cut so is three stickers, judged by :func:`_three_of_four_hold`'s rules.
+    """
+    if n * n < 9:
+        return False
+    pitch = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max() / n
+    if not _corners_near(quad, shape, pitch):
+        return False
+    outside = ~_in_frame(_warp(_cell_middles(n), face_h), shape)
+    return bool(outside.sum() <= min(MAX_CELLS_OUTSIDE, n * n // 9))
+
+
+def _in_frame(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which points (K, 2) lie in an image of ``shape``."""
+    height, width = shape[:2]
+    return (points >= 0).all(axis=1) & (points[:, 0] < width) & (points[:, 1] < height)
 
 
 def _grid_continues(
@@ -1882,13 +1934,21 @@ def _of_the_grids_kind(
     at = np.clip(at, 0, [lab.shape[1] - 1, lab.shape[0] - 1])
     seen = lab[at[:, 1], at[:, 0]].astype(float)
     repeats = np.linalg.norm(seen[None] - colours, axis=2).min(axis=0) < 2 * RING_SAME_COLOUR
-    cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
-    dist, own = _nearest(_warp(cells, homography), regions.centers)
+    dist, own = _nearest(_warp(_cell_middles(n), face_h), regions.centers)
     own = own[dist < 0.25 * pitch]
     if len(own) == 0:
         return repeats
     ratio = regions.areas[beside] / _median(regions.areas[own])
     return repeats | ((ratio < MAX_TILE_AREA_RATIO) & (ratio > 1 / MAX_TILE_AREA_RATIO))
+
+
+@lru_cache(maxsize=8)
+def _cell_middles(n: int) -> np.ndarray:
+    """The middles of an n x n face's cells in face coordinates, row-major (n*n, 2)."""
+    cells = np.arange(n * n)
+    middles = np.stack([cells % n, cells // n], axis=1) + 0.5
+    middles.flags.writeable = False  # shared between calls
+    return middles
 
 
 @lru_cache(maxsize=8)
@@ -1995,8 +2055,7 @@ def _turned_in_cells(
     :func:`_ringed_lab`'s.
     """
     n = detection.size
-    cells = np.arange(n * n)
-    middles = np.stack([cells % n, cells // n], axis=1) + 0.5
+    middles = _cell_middles(n)
     diagonals = STICKER_CORNER * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
     points = (middles[:, None] + diagonals[None]).reshape(-1, 2)
     corners = _sample(image, _warp(points, detection.homography)).reshape(-1, 1, 3)

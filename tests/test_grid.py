@@ -11,6 +11,9 @@ import pytest
 from scanner.grid import (
     REGION_COARSE_SIDE,
     _CellStatistics,
+    _colour_count,
+    _corners_near,
+    _cut_at_a_corner,
     _detect_scaled,
     _find_regions,
     _glared,
@@ -977,6 +980,47 @@ def test_a_grid_continues_only_with_more_of_its_own_kind(colour, side: int, cont
     regions.areas[4:] = float(side) ** 2
     to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
     assert _grid_continues(to_image, 2, regions, lab) == continues
+
+
+@pytest.mark.parametrize(
+    ("turn", "top", "plausible"),
+    [
+        (45.0, -40.0, True),  # a diamond whose top corner sticker is cut: 1 middle of 25 out
+        (0.0, -40.0, False),  # upright, its top row cut: 5 middles out
+        (0.0, -20.0, True),  # upright, its corners within the margin (a sixth of a pitch)
+        (45.0, -100.0, False),  # a diamond cut by two pitches: 3 middles out (and its corner)
+    ],
+)
+def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
+    turn: float, top: float, plausible: bool
+) -> None:
+    # A 5x5 of 40 px pitch in a 640x480 frame, its top corner ``top`` px above the frame.
+    angle = np.radians(turn)
+    rotation = 40.0 * np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    face_h = np.eye(3)
+    face_h[:2, :2] = rotation
+    quad = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float) @ rotation.T
+    face_h[:2, 2] = [320.0 - quad[:, 0].mean(), top - quad[:, 1].min()]
+    quad += face_h[:2, 2]
+    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, 5, (480, 640))
+    assert in_view == plausible
+
+
+def test_colours_are_counted_once_however_they_vary_within_a_sticker() -> None:
+    # Lab cells: a green in three shades (glare, shadow) and a red and a white; a tile
+    # floor's one colour under a light gradient is one.
+    green = [[90, 80, 160], [100, 84, 156], [80, 76, 164]]
+    assert _colour_count(np.array([*green, [120, 180, 160], [240, 128, 128]], float)) == 3
+    floor = np.array([[100, 90 + k, 150] for k in range(0, 20, 2)], float)
+    assert _colour_count(floor) == 1
+
+
+@pytest.mark.parametrize(("seed", "index"), [(7, 355), (99, 1027)])
+def test_a_large_face_cut_by_the_frame_at_a_corner_sticker_is_found(seed: int, index: int):
+    # eval_detect.py scenes: 5x5 faces held close at 1920x1080, a corner of each a pitch or
+    # more past the frame's edge (24 of the 25 stickers in view).
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(11, 56), (7, 317), (11, 157)])

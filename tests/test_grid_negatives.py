@@ -67,6 +67,15 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(6185, id="keyboard-with-missing-keys"),
         pytest.param(6598, id="keyboard-with-missing-keys-2"),
         pytest.param(7038, id="keyboard-with-missing-keys-3"),
+        # A grid the frame cuts hides its continuation there. It stands only when at most
+        # a corner sticker or two are cut (not a row), its corners within a pitch of the
+        # frame, it is larger than a 2x2, and every cell left in view shows a sticker.
+        pytest.param(6362, id="cut-by-the-frame-along-a-row"),
+        pytest.param(7298, id="cut-by-the-frame-far-past-a-corner"),
+        pytest.param(6712, id="cut-by-the-frame-a-2x2"),
+        pytest.param(6541, id="cut-by-the-frame-with-cells-not-seen"),
+        pytest.param(6985, id="cut-by-the-frame-with-cells-not-seen-2"),
+        pytest.param(7012, id="cut-by-the-frame-with-cells-not-seen-3"),
     ],
 )
 def test_no_cube_scenes_of_each_refused_class_give_no_face(seed):
