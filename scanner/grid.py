@@ -1548,8 +1548,9 @@ def _score_window(
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _well_shaped(quad) or _objects_beside_a_smaller_face(face_h, n, support, lab.shape):
         return None
-    cut_by_the_frame = not _corners_near(quad, lab.shape)
-    if cut_by_the_frame and not _cut_at_a_corner(quad, face_h, n, lab.shape):
+    if not _corners_near(quad, lab.shape) and not _cut_at_a_corner(
+        quad, face_h, support, lab.shape
+    ):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
@@ -1561,14 +1562,6 @@ def _score_window(
     cell_stats = _cell_statistics(face_h, n, lab)
     spread, glared = cell_stats.spread, cell_stats.glared
     if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats):
-        return None
-    # Past the frame's edge no continuation can be seen: what is left of a board, a floor
-    # or a keyboard there shows one or two colours; a scrambled face shows three or more,
-    # and a sticker in every cell left in view.
-    if cut_by_the_frame and (
-        _colour_count(cell_stats.colour) < MIN_CUT_FACE_COLOURS
-        or not support.ravel()[_in_frame(_warp(_cell_middles(n), face_h), lab.shape)].all()
-    ):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -1767,19 +1760,6 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
 
 
 MAX_CELLS_OUTSIDE = 2  # a corner sticker and a neighbour of a large face the frame cuts
-MIN_CUT_FACE_COLOURS = 3  # colours a face the frame cuts must show
-
-
-def _colour_count(colours: np.ndarray) -> int:
-    """How many distinct colours (2 x ``RING_SAME_COLOUR`` apart, greedily) cells show.
-
-    ``colours`` is (..., 3) Lab.
-    """
-    found: list[np.ndarray] = []
-    for colour in np.asarray(colours, float).reshape(-1, 3):
-        if all(np.linalg.norm(colour - other) >= 2 * RING_SAME_COLOUR for other in found):
-            found.append(colour)
-    return len(found)
 
 
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -1807,21 +1787,28 @@ def _corners_near(quad: np.ndarray, shape: tuple[int, ...], further: float = 0.0
     return bool((quad > -margin).all() and (quad < [width + margin, height + margin]).all())
 
 
-def _cut_at_a_corner(quad: np.ndarray, face_h: np.ndarray, n: int, shape: tuple[int, ...]) -> bool:
+def _cut_at_a_corner(
+    quad: np.ndarray, face_h: np.ndarray, support: np.ndarray, shape: tuple[int, ...]
+) -> bool:
     """True for a face larger than 2x2 that runs past the frame's edge by a corner sticker
-    or two: its corners at most a pitch further out than :func:`_corners_near` allows, and
-    at most one cell in nine (and ``MAX_CELLS_OUTSIDE``) with its middle outside the frame.
+    or two: its corners at most a pitch further out than :func:`_corners_near` allows, at
+    most one cell in nine (and ``MAX_CELLS_OUTSIDE``) with its middle outside the frame,
+    and a sticker seen in every cell left in view (``support``, n x n).
 
-    A large face held close may run past the frame that way, its other stickers all in
-    view; a 2x2 cut so is three stickers, judged by :func:`_three_of_four_hold`'s rules.
+    A large face held close may run past the frame that way. Past the frame no
+    continuation can be seen, so what is left in view must be whole: a board, a keyboard
+    or a floor cut so, with an object over it, has gaps. A 2x2 cut so is three stickers,
+    judged by :func:`_three_of_four_hold`'s rules.
     """
+    n = len(support)
     if n * n < 9:
         return False
     pitch = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max() / n
     if not _corners_near(quad, shape, pitch):
         return False
-    outside = ~_in_frame(_warp(_cell_middles(n), face_h), shape)
-    return bool(outside.sum() <= min(MAX_CELLS_OUTSIDE, n * n // 9))
+    in_view = _in_frame(_warp(_cell_middles(n), face_h), shape)
+    cut = (~in_view).sum() <= min(MAX_CELLS_OUTSIDE, n * n // 9)
+    return bool(cut and support.ravel()[in_view].all())
 
 
 def _in_frame(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -11,7 +11,6 @@ import pytest
 from scanner.grid import (
     REGION_COARSE_SIDE,
     _CellStatistics,
-    _colour_count,
     _corners_near,
     _cut_at_a_corner,
     _detect_scaled,
@@ -1002,17 +1001,9 @@ def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
     quad = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float) @ rotation.T
     face_h[:2, 2] = [320.0 - quad[:, 0].mean(), top - quad[:, 1].min()]
     quad += face_h[:2, 2]
-    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, 5, (480, 640))
+    seen = np.ones((5, 5), bool)
+    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, seen, (480, 640))
     assert in_view == plausible
-
-
-def test_colours_are_counted_once_however_they_vary_within_a_sticker() -> None:
-    # Lab cells: a green in three shades (glare, shadow) and a red and a white; a tile
-    # floor's one colour under a light gradient is one.
-    green = [[90, 80, 160], [100, 84, 156], [80, 76, 164]]
-    assert _colour_count(np.array([*green, [120, 180, 160], [240, 128, 128]], float)) == 3
-    floor = np.array([[100, 90 + k, 150] for k in range(0, 20, 2)], float)
-    assert _colour_count(floor) == 1
 
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 355), (99, 1027)])
