@@ -567,10 +567,7 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
     ring = np.array([p for p in ring if min(p) < 0 or max(p) > n], float)
-    predicted = _warp(ring, face_h)
-    height, width = lab.shape[:2]
-    inside = (predicted >= 0).all(axis=1) & (predicted[:, 0] < width) & (predicted[:, 1] < height)
-    return bool(inside.mean() >= 0.3)
+    return bool(_in_frame(_warp(ring, face_h), lab.shape).mean() >= 0.3)
 
 
 def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
@@ -1781,8 +1778,7 @@ def _well_shaped(quad: np.ndarray) -> bool:
 def _corners_near(quad: np.ndarray, shape: tuple[int, ...], further: float = 0.0) -> bool:
     """Every corner inside the image, or outside it by less than 0.15 of the longest side
     (plus ``further`` px)."""
-    longest = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max()
-    margin = 0.15 * longest + further
+    margin = 0.15 * _longest_side(quad) + further
     height, width = shape[:2]
     return bool((quad > -margin).all() and (quad < [width + margin, height + margin]).all())
 
@@ -1803,12 +1799,16 @@ def _cut_at_a_corner(
     n = len(support)
     if n * n < 9:
         return False
-    pitch = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max() / n
-    if not _corners_near(quad, shape, pitch):
+    if not _corners_near(quad, shape, _longest_side(quad) / n):
         return False
     in_view = _in_frame(_warp(_cell_middles(n), face_h), shape)
     cut = (~in_view).sum() <= min(MAX_CELLS_OUTSIDE, n * n // 9)
     return bool(cut and support.ravel()[in_view].all())
+
+
+def _longest_side(quad: np.ndarray) -> float:
+    """The length of a quadrilateral's longest side."""
+    return float(np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1).max())
 
 
 def _in_frame(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -1830,12 +1830,7 @@ def _grid_continues(
     ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
     height, width = lab.shape[:2]
-    inside = (
-        (predicted[:, 0] >= 0)
-        & (predicted[:, 0] < width)
-        & (predicted[:, 1] >= 0)
-        & (predicted[:, 1] < height)
-    )
+    inside = _in_frame(predicted, lab.shape)
     pitch = float(
         np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), axis=0))
     )
