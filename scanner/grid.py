@@ -1554,9 +1554,9 @@ def _score_window(
     face_side = np.sqrt(abs(_polygon_area(quad)))
     if face_side / n < _MIN_PITCH or face_side < MIN_FACE_SHARE * min(lab.shape[:2]):
         return None
-    if _grid_continues(homography, n, regions, lab):
-        return None
     cell_stats = _cell_statistics(face_h, n, lab)
+    if _grid_continues(homography, n, regions, lab, colours=cell_stats.colour):
+        return None
     spread, glared = cell_stats.spread, cell_stats.glared
     if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats):
         return None
@@ -1823,10 +1823,12 @@ def _grid_continues(
     regions: _Regions,
     lab: np.ndarray,
     along_a_side: bool = True,
+    colours: np.ndarray | None = None,
 ) -> bool:
     """True when lattice-like regions sit on the ring of cells just outside the window, or
     (when ``along_a_side``) line up along a side of the ring beyond it. ``lab`` is the
-    working image the regions were found in."""
+    working image the regions were found in; ``colours`` the window's cell colours in it
+    (n, n, 3) when the caller has them."""
     ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
     height, width = lab.shape[:2]
@@ -1873,7 +1875,8 @@ def _grid_continues(
     )
     similar &= square | at_edge
     if similar.any() and regions.true_areas:
-        similar[similar] = _of_the_grids_kind(homography, n, regions, lab, idx[similar], pitch)
+        beside = idx[similar]
+        similar[similar] = _of_the_grids_kind(homography, n, regions, lab, beside, pitch, colours)
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells. Beside a face cut by the
     # frame, a quarter of the few ring cells left is two or less. Two objects of a sticker's
@@ -1902,16 +1905,20 @@ def _of_the_grids_kind(
     lab: np.ndarray,
     beside: np.ndarray,
     pitch: float,
+    colours: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which regions ``beside`` the window (indices) are more of the same grid: a board's
-    or a floor's next tile repeats a colour of the window's cells, or is the size of the
-    window's own regions (a tiling of three colours or more shows ones the window lacks).
+    or a floor's next tile repeats a colour of the window's cells (``colours``, measured
+    here when None), or is the size of the window's own regions (a tiling of three colours
+    or more shows ones the window lacks).
 
     An object lying beside a cube face is of its own colour and size: it matches neither,
     but by chance.
     """
     face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
-    colours = _cell_statistics(face_h, n, lab).colour.reshape(-1, 1, 3).astype(float)
+    if colours is None:
+        colours = _cell_statistics(face_h, n, lab).colour
+    colours = np.asarray(colours, float).reshape(-1, 1, 3)
     at = np.rint(regions.centers[beside]).astype(int)
     at = np.clip(at, 0, [lab.shape[1] - 1, lab.shape[0] - 1])
     seen = lab[at[:, 1], at[:, 0]].astype(float)
