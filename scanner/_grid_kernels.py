@@ -338,14 +338,14 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
     For each N in ``sizes``, every window between flush with the lattice's low and its high
     end on each axis, by the origin's x, then its y. A window is kept when it covers
     nearly all the lattice's regions (``coords``; or a region in each of its N x N cells,
-    with a few strays left out; or, for N >= 3, in all but one, with one stray left out),
-    when its cells with a sticker seen (the regions it covers, and the cells of merged
-    blocks centred in it: ``blocks`` with their ``middles``) are at least three and 0.6 of
-    its cells, and when every row and column has one (an empty one is the window hanging
-    past the face, or past a keyboard). Returns
-    each kept window's objective (regions covered, less half a region for each
-    empty cell and two for each region left out), N, origin (K, 2) and mask of cells with
-    a sticker seen (K, 7, 7), the mask's top-left N x N block in use.
+    with a few strays left out, two always for N >= 3; or, for N >= 3, in all but one,
+    with one stray left out), when its cells with a sticker seen (the regions it covers,
+    and the cells of merged blocks centred in it: ``blocks`` with their ``middles``) are at
+    least three and 0.6 of its cells, and when every row and column has one (an empty one
+    is the window hanging past the face, or past a keyboard). Returns each kept window's
+    objective (regions covered, less half a region for each empty cell and two for each
+    region left out), N, origin (K, 2) and mask of cells with a sticker seen (K, 7, 7), the
+    mask's top-left N x N block in use.
     """
     total = len(coords)
     bound = 0
@@ -368,11 +368,13 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
                     if 0 <= x < n and 0 <= y < n:
                         covered += 1
                         support[y, x] = True
-                # Nearly all the lattice, or a full N x N of it with a few look-alike strays,
+                # Nearly all the lattice, or a full N x N of it with a few look-alike strays
+                # (two objects beside a 3x3 are a sixth of its lattice; beside a 2x2, a third),
                 # or all but one cell (a finger over it) of an N >= 3 with one stray.
-                full = (covered == n * n and covered >= 0.85 * total) or (
-                    covered + 1 == total and covered >= n * n - (n >= 3)
-                )
+                full = (
+                    covered == n * n
+                    and (covered >= 0.85 * total or (n >= 3 and total - covered <= 2))
+                ) or (covered + 1 == total and covered >= n * n - (n >= 3))
                 most = covered >= 0.9 * total or full
                 if not (most and covered + len(blocks) >= 0.6 * n * n):
                     support[:] = False

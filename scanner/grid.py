@@ -1317,28 +1317,51 @@ def _fit_flat_face(
     if not _invertible(homography):
         return None  # the centres lie on a line: no face
     # Stickers of the next face, seen edge-on, line up with the lattice too; in lattice
-    # units they are squashed, where this face's stickers are square.
-    inliers &= _lattice_aspect(homography, regions.centers[members], regions.whiten[members]) < (
-        MAX_LATTICE_ASPECT
+    # units they are squashed, where this face's stickers are square. So is a sticker whose
+    # region a glare spot cut short: it is tried too, when its cell is glared, as part of the
+    # lattice and (its centroid off its cell's middle) without it.
+    aspect = _lattice_aspect(homography, regions.centers[members], regions.whiten[members])
+    square = inliers & (aspect < MAX_LATTICE_ASPECT)
+    cut = _cut_by_glare(
+        homography, coords, inliers & ~square & (aspect < MAX_EXTRAPOLATED_ASPECT), lab
     )
-    coords, members = coords[inliers], members[inliers]
+    best = None
+    for keep in [square, square | cut] if cut.any() else [square]:
+        best = _best_face_on(coords[keep], members[keep], regions, lab, size, best)
+    return None if best is None else best[1]
+
+
+def _cut_by_glare(
+    homography: np.ndarray, coords: np.ndarray, which: np.ndarray, lab: np.ndarray
+) -> np.ndarray:
+    """Of the lattice cells ``which`` (a mask over ``coords``), those under a glare spot."""
+    cut = np.zeros(len(coords), bool)
+    for k in np.flatnonzero(which):
+        cell_h = homography @ np.array(
+            [[1, 0, coords[k, 0] - 0.5], [0, 1, coords[k, 1] - 0.5], [0, 0, 1.0]]
+        )
+        cut[k] = _cell_statistics(cell_h, 1, lab).glared[0, 0]
+    return cut
+
+
+def _best_face_on(coords, members, regions, lab, size, best):
+    """The best window over a lattice's members (see _best_window), after growing it."""
     if len(members) < 3:
-        return None
+        return best
     lo = coords.min(axis=0)
     extent = coords.max(axis=0) - lo + 1
-    if extent.max() > 7 or len(members) < 3:
-        return None
+    if extent.max() > 7:
+        return best
     base = coords - lo
     grown_coords, _grown_members, grown_h, base_h = _grow(base, members, regions)
     variants = [(grown_coords, grown_h)]
     if len(grown_coords) != len(base):
         # Growth can also swallow look-alike regions around a face: try without it too.
         variants.append((base, base_h))
-    best = None
     for variant_coords, homography in variants:
         if homography is not None:
             best = _best_window(variant_coords, homography, regions, lab, size, best)
-    return None if best is None else best[1]
+    return best
 
 
 def _best_window(coords, homography, regions, lab, size, best):
@@ -1364,13 +1387,28 @@ def _best_window(coords, homography, regions, lab, size, best):
     ]
     windows.sort(key=lambda window: -window[0])
     for objective, n, ox, oy, support in windows:
-        if best is not None and objective < best[0] - 1e-9:
+        if best is not None and objective < best[0] - 1e-9 and not _one_of_four_unseen(best[1]):
             break
         shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
         result = _score_window(homography @ shift, n, support, regions, lab)
-        if result is not None and (best is None or (objective, result[0]) > (best[0], best[1][0])):
+        if result is not None and (best is None or _beats(objective, result, best)):
             best = (objective, result)
     return best
+
+
+def _one_of_four_unseen(result) -> bool:
+    """True for a 2x2 window (a :func:`_score_window` result) with one sticker unseen."""
+    return result[2] == 2 and result[4].sum() == 3
+
+
+def _beats(objective: float, result, best) -> bool:
+    """True when a window (its objective and :func:`_score_window` result) is better than
+    ``best`` (objective, result): by objective, then score. But a 2x2 with a sticker unseen
+    is the weakest window: a larger one seeing more cells beats it (on a stickerless face,
+    same-coloured stickers merge, and three single ones may be all a larger face shows)."""
+    if _one_of_four_unseen(best[1]) and result[2] > 2 and result[4].sum() > 3:
+        return True
+    return (objective, result[0]) > (best[0], best[1][0])
 
 
 def _merged_cells(

@@ -1034,3 +1034,43 @@ def test_two_objects_past_two_sides_of_a_face_cut_by_the_frame_are_no_board(
     # (a disc, a box, a blob of the backdrop) lie by chance on two of them, past two sides.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(5, 380), (5, 912), (99, 480)])
+def test_a_2x2_face_whose_stickers_a_glare_spot_cuts_short_is_found(seed: int, index: int):
+    # eval_detect.py scenes: small 2x2 faces under a broad glare spot. The spot cuts two
+    # stickers' regions short, so in lattice units they are squashed, as the next face's
+    # stickers seen edge-on are; only two square stickers were left, too few for a face.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_a_3x3_face_with_two_stray_squares_on_its_lattice_is_found() -> None:
+    # Nine stickers and two sticker-sized objects a pitch past two sides: the strays join
+    # the lattice (11 regions), and the window over the nine leaves them out, as a 4x4's
+    # window leaves out two of 18.
+    palette = [(40, 40, 200), (230, 230, 230), (40, 160, 40), (170, 80, 20), (40, 210, 230)]
+    colours = [[palette[(row * 2 + col) % 5] for col in range(3)] for row in range(3)]
+    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    for x, y in ((120 + 3 * 60, 120 + 60), (120 + 60, 120 - 60)):  # right of row 1, above col 1
+        cv2.rectangle(image, (x + 5, y + 5), (x + 54, y + 54), (200, 60, 160), -1)
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 3
+    assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(7, 721), (5, 285)])
+def test_a_rendered_3x3_with_two_objects_on_its_lattice_is_found(seed: int, index: int):
+    # eval_detect.py scenes: a large 3x3 (dim, cut by the frame; under a finger and a glare
+    # spot) with two of the clutter's shapes beside it linked into its lattice: no face was
+    # found.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_a_larger_face_beats_a_2x2_with_a_sticker_unseen() -> None:
+    # Scene 1145 of seed 5 (320x240, stickerless): the lattice links only three single
+    # stickers, the rest merged into same-coloured blocks. The 2x2 window over the three
+    # covers the lattice best, but the 3x3 over them sees eight cells, blocks included.
+    image, truth = _eval_detect_scene(1145, 5)
+    assert _matches(detect_grid(image), truth)
