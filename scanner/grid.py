@@ -87,6 +87,7 @@ MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
 MAX_NEIGHBOUR_AREA_RATIO = 1.8  # two neighbouring stickers' areas differ less than this
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MAX_EXTRAPOLATED_ASPECT = 2.0  # ... and one where the lattice is extrapolated, roughly square
+REGION_EDGE_PX = 2.0  # a small region's elongation errs by this over its side (px)
 MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than each of its two cells
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
@@ -502,7 +503,7 @@ def detect_grid(
         tracked = _track(image, size or previous.size, previous)
         if tracked is not None:
             return tracked
-    found = _lattice_faces(image, size, max_faces=1)
+    found, passes = _lattice_faces(image, size, max_faces=1)
     if found and not _three_seen_of_four(found[0]):
         return None if _not_a_face(image, found[0]) else found[0]
     # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
@@ -523,6 +524,9 @@ def detect_grid(
                 return detection
     if last_resort is not None:
         return last_resort
+    found = _slack_faces(image, size, passes)
+    if found and not _not_a_face(image, found[0]):
+        return found[0]
     return _more_scales(image, size) if thorough else None
 
 
@@ -570,9 +574,12 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     return bool(_in_frame(_warp(ring, face_h), lab.shape).mean() >= 0.3)
 
 
-def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[FaceDetection]:
+def _lattice_faces(
+    image: np.ndarray, size: int | None, max_faces: int
+) -> tuple[list[FaceDetection], dict[float, tuple[np.ndarray, _Regions]]]:
     """The region-lattice cue at a coarse, then (for large frames) a finer scale; when
-    neither found a face, at a coarser scale still; last, the crossings cue."""
+    neither found a face, at a coarser scale still; last, the crossings cue. Returns the
+    faces found and each pass's working image and regions (by scale, the first first)."""
     long_side = max(image.shape[:2])
     scales = _region_scales(long_side)
     first = scales[0]
@@ -587,32 +594,27 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # The finer pass, for small stickers, smooths it (see _working_lab).
     first_lab = _working_lab(image, first, sharp_chroma=True)
     first_regions = _find_regions(first_lab)
+    prepared = {first: (first_lab, first_regions)}
     for scale in scales:
-        prepared = (first_lab, first_regions) if scale == first else None
-        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared)
+        if scale not in prepared:
+            lab = _working_lab(image, scale)
+            prepared[scale] = (lab, _find_regions(lab))
+        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared[scale])
         if scale != first:
-            # A window found only at the finer scale may lie on a larger grid whose faint
-            # grout closes its tiles only at the first pass's scale: judge it there too, but
-            # only by regions all around it. A row of regions along one side is weaker
-            # evidence: a cube may lie on floor tiles of its own sticker pitch.
-            found = [
-                face
-                for face in found
-                if not _continues_at(image, face, first_lab, first_regions, along_a_side=False)
-            ]
+            found = _not_continued(image, found, first_lab, first_regions)
         if found and not all(_three_seen_of_four(face) for face in found):
             if deferred:
-                return found if _sees_more_of(found[0], deferred[0]) else deferred
+                return (found if _sees_more_of(found[0], deferred[0]) else deferred), prepared
             face = found[0]
             small = _cell_width(face.centres) * scale < SMALL_STICKER_PITCH
             partial = (face.size == 2 and size != 2) or _seen_cells(face) < face.size**2
             if not (small and partial and scale != scales[-1]):
-                return found
+                return found, prepared
             deferred = found
             continue
         last_resort = last_resort or found
     if deferred:
-        return deferred
+        return deferred, prepared
     # Last, a coarse pass: a blurred close-up's stickers blend into their dark surround
     # over many pixels, too gently for edges to close around them until the frame shrinks.
     # Shrinking also closes the faint grout of tiles less often: a face found there must
@@ -620,11 +622,71 @@ def _lattice_faces(image: np.ndarray, size: int | None, max_faces: int) -> list[
     # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse < first:
-        found = _detect_scaled(image, coarse, size, (0.0, 0.0), max_faces, most_cells_seen=True)
-        found = [face for face in found if not _continues_at(image, face, first_lab, first_regions)]
+        lab = _working_lab(image, coarse)
+        prepared[coarse] = (lab, _find_regions(lab))
+        found = _detect_scaled(
+            image,
+            coarse,
+            size,
+            (0.0, 0.0),
+            max_faces,
+            prepared=prepared[coarse],
+            most_cells_seen=True,
+        )
+        found = _not_continued(image, found, first_lab, first_regions, along_a_side=True)
+        if found:
+            return found, prepared
+    return last_resort or _crossing_faces(image, first_lab, first_regions, size), prepared
+
+
+def _slack_faces(
+    image: np.ndarray, size: int | None, passes: dict[float, tuple[np.ndarray, _Regions]]
+) -> list[FaceDetection]:
+    """The region cue's passes (``passes``: scale -> working image and regions, the first
+    pass first, as :func:`_lattice_faces` made them) again, for a face of small stickers
+    whose regions are square only within a pixel's error (see :func:`_fit_flat_face`)."""
+    first = next(iter(passes))
+    first_lab, first_regions = passes[first]
+    coarse = min(1.0, REGION_COARSE_SIDE / max(image.shape[:2]))
+    for scale, prepared in passes.items():
+        found = _detect_scaled(
+            image,
+            scale,
+            size,
+            (0.0, 0.0),
+            1,
+            prepared=prepared,
+            most_cells_seen=scale == coarse < first,
+            slack=True,
+        )
+        if scale != first:
+            found = _not_continued(image, found, first_lab, first_regions, scale == coarse)
         if found:
             return found
-    return last_resort or _crossing_faces(image, first_lab, first_regions, size)
+    return []
+
+
+def _not_continued(
+    image: np.ndarray,
+    faces: list[FaceDetection],
+    first_lab: np.ndarray,
+    first_regions: _Regions,
+    along_a_side: bool = False,
+) -> list[FaceDetection]:
+    """The faces found at another pass than the first that do not continue in the first
+    pass's regions.
+
+    A window found only at the finer scale may lie on a larger grid whose faint grout
+    closes its tiles only at the first pass's scale: it is judged there too, but only by
+    regions all around it. A row of regions along one side is weaker evidence: a cube may
+    lie on floor tiles of its own sticker pitch. The coarse pass, which closes the grout
+    less often, is judged by a row too (``along_a_side``).
+    """
+    return [
+        face
+        for face in faces
+        if not _continues_at(image, face, first_lab, first_regions, along_a_side)
+    ]
 
 
 def _crossing_faces(
@@ -878,13 +940,15 @@ def _detect_scaled(
     split_blocks: bool = False,
     most_cells_seen: bool = False,
     prepared: tuple[np.ndarray, _Regions] | None = None,
+    slack: bool = False,
 ) -> list[FaceDetection]:
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
     stickers apart; ``most_cells_seen`` keeps only faces with a sticker seen in every cell
     but ``COARSE_MAX_UNSEEN`` (``COARSE_MAX_UNSEEN_2X2`` of a 2x2; a glared one counts, an
     inferred one does not). ``prepared`` is the scale's working image and regions when the
-    caller already has them."""
+    caller already has them. ``slack`` looks only for faces whose regions are square within
+    a small region's slack (see :func:`_fit_flat_face`)."""
     height, width = bgr.shape[:2]
     if prepared is not None:
         lab, regions = prepared
@@ -900,7 +964,7 @@ def _detect_scaled(
     lattices = _link_lattices(regions)
     candidates = []
     for coords, members in lattices:
-        fit = _fit_face(coords, members, regions, lab, size)
+        fit = _fit_face(coords, members, regions, lab, size, slack)
         if fit is not None:
             candidates.append(fit)
     candidates.sort(key=_shown_first)
@@ -1219,13 +1283,15 @@ def _fit_face(
     regions: _Regions,
     lab: np.ndarray,
     size: int | None,
+    slack: bool = False,
 ):
     """Fit the N x N face to one lattice; None when it does not behave like a cube face.
 
     A lattice that fits no face but is bent along one of its lines is two faces of the
-    cube seen across their shared edge: each side is then fitted on its own.
+    cube seen across their shared edge: each side is then fitted on its own. ``slack``
+    takes regions for square with a small region's slack (see :func:`_fit_flat_face`).
     """
-    found = _fit_flat_face(coords, members, regions, lab, size)
+    found = _fit_flat_face(coords, members, regions, lab, size, slack)
     if found is not None:
         return found
     sides = _fold_sides(coords, regions.centers[members])
@@ -1238,7 +1304,9 @@ def _fit_face(
         keep = np.ones(len(regions.areas), bool)
         keep[members[~own]] = False
         renumber = np.cumsum(keep) - 1
-        fit = _fit_flat_face(coords[own], renumber[members[own]], _subset(regions, keep), lab, size)
+        fit = _fit_flat_face(
+            coords[own], renumber[members[own]], _subset(regions, keep), lab, size, slack
+        )
         if fit is not None and (best is None or fit[0] > best[0]):
             best = fit
     return best
@@ -1308,8 +1376,17 @@ def _fit_flat_face(
     regions: _Regions,
     lab: np.ndarray,
     size: int | None,
+    slack: bool = False,
 ):
-    """:func:`_fit_face` for a lattice on one plane."""
+    """:func:`_fit_face` for a lattice on one plane.
+
+    With ``slack``, a face of 3x3 or more is looked for among the regions that are square
+    only within a small region's error (None when there are none such): a small sticker's
+    region is a few pixels a side, and a pixel more or less at its edges elongates it by
+    about 2 / side. Clutter of roughly square shapes is common enough that this is only
+    tried where no face stood without it, and the face must show more than one colour (a
+    keyboard's keys, staggered into a sheared lattice, are one).
+    """
     fit = _lattice_homography(coords, regions.centers[members])
     if fit is None:
         return None
@@ -1322,6 +1399,14 @@ def _fit_flat_face(
     # lattice and (its centroid off its cell's middle) without it.
     aspect = _lattice_aspect(homography, regions.centers[members], regions.whiten[members])
     square = inliers & (aspect < MAX_LATTICE_ASPECT)
+    if slack:
+        roughly = inliers & (aspect < MAX_LATTICE_ASPECT + REGION_EDGE_PX / regions.sides[members])
+        if not (roughly & ~square).any() or size == 2:
+            return None
+        found = _best_face_on(coords[roughly], members[roughly], regions, lab, size, None, 3)
+        if found is None or _keys_of_one_colour(found[1][1], found[1][2], lab):
+            return None
+        return found[1]
     cut = _cut_by_glare(
         homography, coords, inliers & ~square & (aspect < MAX_EXTRAPOLATED_ASPECT), lab
     )
@@ -1331,21 +1416,40 @@ def _fit_flat_face(
     return None if best is None else best[1]
 
 
+def _keys_of_one_colour(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
+    """True when the face's flat cells that are not dark (holes, plastic) are mostly of one
+    colour, as a keyboard's keys are."""
+    cells = _cell_statistics(face_h, n, lab)
+    dark = cells.lightness < PLASTIC_LIGHTNESS * cells.lightness.max()
+    flat = cells.colour[~dark & (cells.spread < MAX_STICKER_SPREAD)].astype(float)
+    if len(flat) == 0:
+        return True
+    same = np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
+    return bool(same.mean() >= ONE_COLOUR_SHARE)
+
+
 def _cut_by_glare(
     homography: np.ndarray, coords: np.ndarray, which: np.ndarray, lab: np.ndarray
 ) -> np.ndarray:
-    """Of the lattice cells ``which`` (a mask over ``coords``), those under a glare spot."""
+    """Of the lattice cells ``which`` (a mask over ``coords``), those under a glare spot
+    (none when they span more than a face could)."""
     cut = np.zeros(len(coords), bool)
-    for k in np.flatnonzero(which):
-        cell_h = homography @ np.array(
-            [[1, 0, coords[k, 0] - 0.5], [0, 1, coords[k, 1] - 0.5], [0, 0, 1.0]]
-        )
-        cut[k] = _cell_statistics(cell_h, 1, lab).glared[0, 0]
+    if not which.any():
+        return cut
+    lo = coords[which].min(axis=0)
+    side = int((coords[which].max(axis=0) - lo).max()) + 1
+    if side > 7:
+        return cut
+    block_h = homography @ np.array([[1, 0, lo[0] - 0.5], [0, 1, lo[1] - 0.5], [0, 0, 1.0]])
+    glared = _cell_statistics(block_h, side, lab).glared
+    cells = coords[which] - lo
+    cut[which] = glared[cells[:, 1], cells[:, 0]]
     return cut
 
 
-def _best_face_on(coords, members, regions, lab, size, best):
-    """The best window over a lattice's members (see _best_window), after growing it."""
+def _best_face_on(coords, members, regions, lab, size, best, smallest=2):
+    """The best window over a lattice's members (see _best_window), after growing it;
+    ``smallest`` is the least N tried."""
     if len(members) < 3:
         return best
     lo = coords.min(axis=0)
@@ -1360,16 +1464,17 @@ def _best_face_on(coords, members, regions, lab, size, best):
         variants.append((base, base_h))
     for variant_coords, homography in variants:
         if homography is not None:
-            best = _best_window(variant_coords, homography, regions, lab, size, best)
+            best = _best_window(variant_coords, homography, regions, lab, size, best, smallest)
     return best
 
 
-def _best_window(coords, homography, regions, lab, size, best):
+def _best_window(coords, homography, regions, lab, size, best, smallest=2):
     """The best-scoring N x N window over the lattice (keeps ``best`` when none beats it).
 
     Windows rank by how well they cover the lattice's regions (the objective), then by
     their score; they are scored in the objective's order, so the search stops at the first
-    objective below one that already gave a face.
+    objective below one that already gave a face. N runs from ``smallest`` (``size`` when
+    given).
     """
     lo = coords.min(axis=0)
     extent = coords.max(axis=0) - lo + 1
@@ -1377,7 +1482,7 @@ def _best_window(coords, homography, regions, lab, size, best):
         return best
     # Cells with a sticker seen: the lattice's regions, and merged same-colour blocks.
     blocks, middles = _merged_cells(homography, regions, lo - 7, lo + extent + 7, with_rows=True)
-    sizes = np.array([size] if size else range(2, 7 + 1), np.int64)
+    sizes = np.array([size] if size else range(smallest, 7 + 1), np.int64)
     objectives, ns, origins, supports = _windows(coords, blocks, middles, lo, extent, sizes)
     windows = [
         (objective, n, ox, oy, supports[k, :n, :n])

@@ -67,6 +67,11 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(6185, id="keyboard-with-missing-keys"),
         pytest.param(6598, id="keyboard-with-missing-keys-2"),
         pytest.param(7038, id="keyboard-with-missing-keys-3"),
+        # Keys of one colour in a sheared lattice, roughly square in its units only with a
+        # small region's slack: a face found with that slack must show several colours.
+        pytest.param(6390, id="sheared-keys-roughly-square"),
+        pytest.param(6512, id="sheared-keys-roughly-square-2"),
+        pytest.param(6922, id="sheared-keys-roughly-square-3"),
         # A grid the frame cuts hides its continuation there. It stands only when at most
         # a corner sticker or two are cut (not a row), its corners within a pitch of the
         # frame, it is larger than a 2x2, and every cell left in view shows a sticker.
