@@ -576,10 +576,10 @@ def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
 
 def _lattice_faces(
     image: np.ndarray, size: int | None, max_faces: int
-) -> tuple[list[FaceDetection], dict[float, tuple[np.ndarray, _Regions]]]:
+) -> tuple[list[FaceDetection], dict[float, _Pass]]:
     """The region-lattice cue at a coarse, then (for large frames) a finer scale; when
     neither found a face, at a coarser scale still; last, the crossings cue. Returns the
-    faces found and each pass's working image and regions (by scale, the first first)."""
+    faces found and each :class:`_Pass` (by scale, the first first)."""
     long_side = max(image.shape[:2])
     scales = _region_scales(long_side)
     first = scales[0]
@@ -594,11 +594,10 @@ def _lattice_faces(
     # The finer pass, for small stickers, smooths it (see _working_lab).
     first_lab = _working_lab(image, first, sharp_chroma=True)
     first_regions = _find_regions(first_lab)
-    prepared = {first: (first_lab, first_regions)}
+    prepared = {first: _pass_at(first_lab, first_regions)}
     for scale in scales:
         if scale not in prepared:
-            lab = _working_lab(image, scale)
-            prepared[scale] = (lab, _find_regions(lab))
+            prepared[scale] = _pass_at(_working_lab(image, scale))
         found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared[scale])
         if scale != first:
             found = _not_continued(image, found, first_lab, first_regions)
@@ -622,8 +621,7 @@ def _lattice_faces(
     # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse < first:
-        lab = _working_lab(image, coarse)
-        prepared[coarse] = (lab, _find_regions(lab))
+        prepared[coarse] = _pass_at(_working_lab(image, coarse))
         found = _detect_scaled(
             image,
             coarse,
@@ -640,13 +638,13 @@ def _lattice_faces(
 
 
 def _slack_faces(
-    image: np.ndarray, size: int | None, passes: dict[float, tuple[np.ndarray, _Regions]]
+    image: np.ndarray, size: int | None, passes: dict[float, _Pass]
 ) -> list[FaceDetection]:
-    """The region cue's passes (``passes``: scale -> working image and regions, the first
-    pass first, as :func:`_lattice_faces` made them) again, for a face of small stickers
-    whose regions are square only within a pixel's error (see :func:`_fit_flat_face`)."""
+    """The region cue's passes (``passes``: scale -> :class:`_Pass`, the first pass first,
+    as :func:`_lattice_faces` made them) again, for a face of small stickers whose regions
+    are square only within a pixel's error (see :func:`_fit_flat_face`)."""
     first = next(iter(passes))
-    first_lab, first_regions = passes[first]
+    first_lab, first_regions = passes[first].lab, passes[first].regions
     coarse = min(1.0, REGION_COARSE_SIDE / max(image.shape[:2]))
     for scale, prepared in passes.items():
         found = _detect_scaled(
@@ -905,6 +903,21 @@ class _Regions:
     true_areas: bool = True
 
 
+class _Pass(NamedTuple):
+    """One scale of the region cue: its working image, the regions found in it, and the
+    lattices linked over them (kept so that a later round over the pass links none again)."""
+
+    lab: np.ndarray
+    regions: _Regions
+    lattices: list[tuple[np.ndarray, np.ndarray]]
+
+
+def _pass_at(lab: np.ndarray, regions: _Regions | None = None) -> _Pass:
+    """The :class:`_Pass` over a working image (its regions found here when not given)."""
+    regions = _find_regions(lab) if regions is None else regions
+    return _Pass(lab, regions, _link_lattices(regions) if len(regions.areas) >= 2 * 2 else [])
+
+
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
     """Search a crop around the previous face at a scale giving ~16 px stickers (64 px for
     a 2x2)."""
@@ -939,29 +952,29 @@ def _detect_scaled(
     *,
     split_blocks: bool = False,
     most_cells_seen: bool = False,
-    prepared: tuple[np.ndarray, _Regions] | None = None,
+    prepared: _Pass | None = None,
     slack: bool = False,
 ) -> list[FaceDetection]:
     """The region cue at one scale: up to ``max_faces`` faces, best first, in the frame's
     pixels (``offset`` added). ``split_blocks`` also takes merged rows of same-coloured
     stickers apart; ``most_cells_seen`` keeps only faces with a sticker seen in every cell
     but ``COARSE_MAX_UNSEEN`` (``COARSE_MAX_UNSEEN_2X2`` of a 2x2; a glared one counts, an
-    inferred one does not). ``prepared`` is the scale's working image and regions when the
-    caller already has them. ``slack`` looks only for faces whose regions are square within
+    inferred one does not). ``prepared`` is the scale's :class:`_Pass` when the caller
+    already has it. ``slack`` looks only for faces whose regions are square within
     a small region's slack (see :func:`_fit_flat_face`)."""
     height, width = bgr.shape[:2]
-    if prepared is not None:
-        lab, regions = prepared
-    else:
+    if prepared is None:
         # Merged blocks are cut into stickers by their outlines' length: keep them sharp.
         lab = _working_lab(bgr, scale, sharp_chroma=split_blocks)
         if split_blocks:
-            regions = _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
+            prepared = _pass_at(
+                lab, _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
+            )
         else:
-            regions = _find_regions(lab)
+            prepared = _pass_at(lab)
+    lab, regions, lattices = prepared
     if len(regions.areas) < 2 * 2:
         return []
-    lattices = _link_lattices(regions)
     candidates = []
     for coords, members in lattices:
         fit = _fit_face(coords, members, regions, lab, size, slack)
@@ -1420,12 +1433,8 @@ def _keys_of_one_colour(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     """True when the face's flat cells that are not dark (holes, plastic) are mostly of one
     colour, as a keyboard's keys are."""
     cells = _cell_statistics(face_h, n, lab)
-    dark = cells.lightness < PLASTIC_LIGHTNESS * cells.lightness.max()
-    flat = cells.colour[~dark & (cells.spread < MAX_STICKER_SPREAD)].astype(float)
-    if len(flat) == 0:
-        return True
-    same = np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
-    return bool(same.mean() >= ONE_COLOUR_SHARE)
+    same = _light_cells_of_the_main_colour(cells, cells.lightness < _dark_below(cells))
+    return len(same) == 0 or bool(same.mean() >= ONE_COLOUR_SHARE)
 
 
 def _cut_by_glare(
@@ -2131,14 +2140,10 @@ def _keys_with_gaps(
     grey as the plastic), but the plastic or a seam runs between each sticker and its
     neighbours. ``cell_stats`` is :func:`_cell_statistics`' for the window.
     """
-    lightness, spread, colour = cell_stats.lightness, cell_stats.spread, cell_stats.colour
-    dark = lightness < PLASTIC_LIGHTNESS * lightness.max()
+    dark = cell_stats.lightness < _dark_below(cell_stats)
     if dark.sum() < 2:
         return False
-    flat = colour[~dark & (spread < MAX_STICKER_SPREAD)].astype(float)
-    if len(flat) == 0:
-        return False
-    same = np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
+    same = _light_cells_of_the_main_colour(cell_stats, dark)
     if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOUR_SHARE):
         return False
     cell_px = 16
@@ -2163,6 +2168,19 @@ def _keys_with_gaps(
             seams.append(_seam_between(profile[0], profile[1], cell_px))
         body += bool(seams) and not any(seams)
     return body >= 2
+
+
+def _dark_below(cells: _CellStatistics) -> float:
+    """The lightness below which a cell is dark: a hole, or the plastic."""
+    return PLASTIC_LIGHTNESS * float(cells.lightness.max())
+
+
+def _light_cells_of_the_main_colour(cells: _CellStatistics, dark: np.ndarray) -> np.ndarray:
+    """Of the flat cells that are not ``dark``, which are of their median colour (K,)."""
+    flat = cells.colour[~dark & (cells.spread < MAX_STICKER_SPREAD)].astype(float)
+    if len(flat) == 0:
+        return np.zeros(0, bool)
+    return np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
 
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
