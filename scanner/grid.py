@@ -94,6 +94,8 @@ SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this lev
 SEAM_GREY_DIP = 0.5  # ... or, no lighter than a coloured cell, this much greyer (relative)
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
+RINGING_SHARE = 0.06  # (board test) a seam is darker than its darker cell by this share of
+# the two cells' difference in lightness
 RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
 MAX_FILL_DIFFERENCE = 0.2  # bounding-box fill of a region lined up with a lattice cell
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
@@ -1732,14 +1734,15 @@ def _score_window(
 def _objects_beside_a_smaller_face(
     face_h: np.ndarray, n: int, support: np.ndarray, shape: tuple[int, ...]
 ) -> bool:
-    """True when the window is a smaller face seen in full plus one row and one column
-    along two of its sides (an L) where only two cells, or fewer, show a sticker.
+    """True when the window is a smaller face seen in full (or all but one of its stickers)
+    plus one row and one column along two of its sides (an L) where only two cells, or
+    fewer, show a sticker.
 
     Objects lying about a pitch past two sides of a face (a disc, a box, the next face's
     edge) join its lattice, and give that L the one sticker per row and column a window
     needs. A face of this size with all but two cells of such an L hidden would need a
     hand over two of its sides; a face cut by the frame's corner is not judged (its L lies
-    partly outside the frame).
+    partly outside the frame: two of its cells or more).
     """
     if n < 3:
         return False
@@ -1747,11 +1750,11 @@ def _objects_beside_a_smaller_face(
         for col in (0, n - 1):
             band = np.zeros((n, n), bool)
             band[row, :] = band[:, col] = True
-            if support[~band].all() and support[band].sum() <= 2:
+            if (~support[~band]).sum() <= 1 and support[band].sum() <= 2:
                 rows, cols = np.nonzero(band)
                 points = _warp(np.stack([cols + 0.5, rows + 0.5], axis=1), face_h)
                 height, width = shape[:2]
-                if ((points >= 0) & (points < [width, height])).all():
+                if (~((points >= 0) & (points < [width, height])).all(axis=1)).sum() <= 1:
                     return True
     return False
 
@@ -2370,8 +2373,12 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     outer = np.abs(across) > 0.2
     middle = np.abs(across) <= 0.1
     left, right = profile[:, outer & (across < 0)], profile[:, outer & (across > 0)]
-    sides = np.minimum(np.median(left, axis=1), np.median(right, axis=1))
-    return float((_seam_dip(sides, profile[:, middle].min(axis=1)) > SEAM_DIP).mean())
+    left, right = np.median(left, axis=1), np.median(right, axis=1)
+    sides, line = np.minimum(left, right), profile[:, middle].min(axis=1)
+    # A sharp step from a light square to a black one undershoots the black (JPEG ringing,
+    # sharpening) by a few percent of the step; a seam dips further.
+    beyond_ringing = sides - line > RINGING_SHARE * np.abs(left - right)
+    return float(((_seam_dip(sides, line) > SEAM_DIP) & beyond_ringing).mean())
 
 
 def _seam_dip(cell_lightness: np.ndarray | float, line_lightness: np.ndarray | float) -> np.ndarray:

@@ -645,11 +645,16 @@ def test_a_2x2_beside_two_objects_is_never_reported_as_a_3x3(index: int) -> None
     assert detection is None or detection.size == 2
 
 
-@pytest.mark.parametrize(("seed", "index"), [(7, 434), (11, 294), (11, 1849)])
+@pytest.mark.parametrize(
+    ("seed", "index"),
+    [(7, 434), (11, 294), (11, 1849), (11, 10), (31, 782), (99, 1310), (11, 1717)],
+)
 def test_objects_past_two_sides_do_not_add_a_row_and_a_column(seed: int, index: int) -> None:
-    # eval_detect.py scenes of other seeds: a 4x4 (a 3x3 in 1849) with objects about a pitch
-    # past two of its sides (a disc, a box, the next face's edge), each on its lattice. The
-    # window one larger has a sticker in every row and column, from those two objects only.
+    # eval_detect.py scenes of other seeds: a 4x4 (a 3x3 in 1849 and 1717) with objects about
+    # a pitch past two of its sides (a disc, a box, the next face's edge), each on its
+    # lattice. The window one larger has a sticker in every row and column, from those two
+    # objects only. In the last four one of the face's own stickers is unseen too (glare, a
+    # finger, a dark blue), and in 1717 a cell of the L lies just past the frame's edge.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
 
@@ -664,13 +669,21 @@ def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> 
     three = support.copy()
     three[0, 0] = True
     assert not _objects_beside_a_smaller_face(face_h, 4, three, (480, 640))
-    # The smaller face is not seen in full.
+    # One sticker of the smaller face unseen (under glare or a finger) still makes it that
+    # face; two do not.
     gap = support.copy()
     gap[2, 1] = False
+    assert _objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
+    gap[3, 0] = False
     assert not _objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
     # The L runs out of the frame: a face cut by the frame's corner is not judged.
     shifted = np.array([[40.0, 0, 0], [0, 40, -30], [0, 0, 1]])  # the top row above the frame
     assert not _objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
+    # Turned 15 degrees, only the L's far corner cell lies past the top edge: still judged.
+    turn = np.radians(-15)
+    cos, sin = 40 * np.cos(turn), 40 * np.sin(turn)
+    turned = np.array([[cos, -sin, 10], [sin, cos, 10], [0, 0, 1]])
+    assert _objects_beside_a_smaller_face(turned, 4, support, (480, 640))
     # A 2x2 has no smaller face.
     assert not _objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
 
