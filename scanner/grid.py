@@ -1983,7 +1983,33 @@ def _grid_continues(
     """True when lattice-like regions sit on the ring of cells just outside the window, or
     (when ``along_a_side``) line up along a side of the ring beyond it. ``lab`` is the
     working image the regions were found in; ``colours`` the window's cell colours in it
-    (n, n, 3) when the caller has them."""
+    (n, n, 3) when the caller has them.
+
+    A 2x2's four centres fix its homography exactly, their noise included: two pitches
+    out, a perspective that is only noise can miss a tile by most of a pitch. The ring
+    beyond a 2x2 is also looked for where the affine fit to its four centres puts it (a
+    real perspective, on a large face, is the homography's to follow).
+    """
+    if _lattice_continues(homography, n, regions, lab, along_a_side, colours):
+        return True
+    if n != 2 or not along_a_side:
+        return False
+    cells = _cell_middles(2) - 0.5
+    affine = _affine_fit(cells, _warp(cells, homography))
+    return _lattice_continues(affine, n, regions, lab, True, colours, beyond_only=True)
+
+
+def _lattice_continues(
+    homography: np.ndarray,
+    n: int,
+    regions: _Regions,
+    lab: np.ndarray,
+    along_a_side: bool,
+    colours: np.ndarray | None,
+    beyond_only: bool = False,
+) -> bool:
+    """:func:`_grid_continues` for the window's lattice extended by one homography; only
+    along the sides of the ring beyond the first when ``beyond_only``."""
     ring, first, sides = _rings(n)
     predicted = _warp(ring, homography)
     height, width = lab.shape[:2]
@@ -1993,7 +2019,7 @@ def _grid_continues(
     )
     pitch /= np.sqrt(2)
     dist, idx = _nearest(predicted, regions.centers)
-    close = dist < 0.25 * pitch
+    close = (dist < 0.25 * pitch) & ~(first & beyond_only)
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below

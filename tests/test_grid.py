@@ -659,6 +659,20 @@ def test_objects_past_two_sides_do_not_add_a_row_and_a_column(seed: int, index: 
     assert _matches(detect_grid(image), truth)
 
 
+@pytest.mark.parametrize(("seed", "index", "size"), [(7, 438, 4), (99, 564, 2)])
+def test_the_affine_ring_past_a_2x2_follows_no_real_perspective(seed, index, size) -> None:
+    # eval_detect.py scenes: a dim 4x4 held close and steeply turned, a finger across it
+    # (438), whose corner 2x2 has the face's other stickers around it where its homography,
+    # a real perspective, puts them; and a 2x2 under a finger (564), whose pieces line up one
+    # pitch past a side of the 2x2's affine lattice. Only the ring two pitches out is looked
+    # for on the affine lattice.
+    image, truth = _eval_detect_scene(index, seed)
+    detection = detect_grid(image)
+    assert detection is None or detection.size == size
+    if index == 564:
+        assert _matches(detection, truth)
+
+
 def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> None:
     face_h = np.diag([40.0, 40.0, 1.0])  # cells of 40 px from the frame's corner
     support = np.ones((4, 4), bool)

@@ -47,6 +47,10 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(3703, id="striped-floor"),
         pytest.param(3153, id="striped-floor-2"),
         pytest.param(3596, id="striped-floor-3"),
+        # A 2x2 window on such a floor: four centres fix its homography exactly, noise and
+        # all, and its perspective misses the row two pitches out; the affine fit meets it.
+        pytest.param(6099, id="striped-floor-two-pitches-past-a-2x2"),
+        pytest.param(6667, id="striped-floor-two-pitches-past-a-2x2-2"),
         # A floor filling the frame: the window's ring is mostly out of the frame, and the
         # two tiles it shows lie along one side (two objects past two sides would not do).
         pytest.param(7068, id="tiles-past-one-side-of-a-window-filling-the-frame"),
