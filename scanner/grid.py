@@ -1753,8 +1753,7 @@ def _objects_beside_a_smaller_face(
             if (~support[~band]).sum() <= 1 and support[band].sum() <= 2:
                 rows, cols = np.nonzero(band)
                 points = _warp(np.stack([cols + 0.5, rows + 0.5], axis=1), face_h)
-                height, width = shape[:2]
-                if (~((points >= 0) & (points < [width, height])).all(axis=1)).sum() <= 1:
+                if (~_in_frame(points, shape)).sum() <= 1:
                     return True
     return False
 
@@ -2398,8 +2397,8 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     profile = np.median(values.reshape(len(points), len(lines), len(across)).astype(float), axis=1)
     outer = np.abs(across) > 0.2
     middle = np.abs(across) <= 0.1
-    left, right = profile[:, outer & (across < 0)], profile[:, outer & (across > 0)]
-    left, right = np.median(left, axis=1), np.median(right, axis=1)
+    left = np.median(profile[:, outer & (across < 0)], axis=1)
+    right = np.median(profile[:, outer & (across > 0)], axis=1)
     sides, line = np.minimum(left, right), profile[:, middle].min(axis=1)
     # A sharp step from a light square to a black one undershoots the black (JPEG ringing,
     # sharpening) by a few percent of the step; a seam dips further.
