@@ -11,6 +11,7 @@ from scanner.grid import (
     _candidates,
     _cell_statistics,
     _colour_continues,
+    _is_board,
     _keys_with_gaps,
     _lattices,
     _make_detection,
@@ -196,6 +197,27 @@ def test_stickers_fill_the_corners_of_their_cells(style):
     diamonds[(np.abs((x % 40) - 19.5) + np.abs((y % 40) - 19.5)) < 20] = (30, 30, 30)
     grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
     assert _turned_in_cells(diamonds, grid, _ringed_lab(diamonds, grid))
+
+
+def test_ringing_beside_a_black_square_is_no_seam_but_a_seam_is():
+    # A 4x4 checkerboard of cream and near-black squares, 40 px, drawn with the undershoot a
+    # JPEG or a sharpened camera leaves in the black beside each edge (a two-pixel band 7
+    # grey levels darker: 4% of the step); then with a seam (2 px, 18 levels darker).
+    def board(band: int, depth: int) -> np.ndarray:
+        image = np.zeros((160, 160, 3), np.uint8)
+        y, x = np.mgrid[0:160, 0:160]
+        light = ((x // 40) + (y // 40)) % 2 == 0
+        image[light] = 200
+        image[~light] = 26
+        edge = (np.minimum(x % 40, 39 - x % 40) < band) | (np.minimum(y % 40, 39 - y % 40) < band)
+        image[~light & edge] = 26 - depth
+        return image
+
+    grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 4, np.ones((4, 4)))
+    ringing = board(2, 7)
+    assert _is_board(ringing, grid, _ringed_lab(ringing, grid))
+    seams = board(2, 18)
+    assert not _is_board(seams, grid, _ringed_lab(seams, grid))
 
 
 def _one_colour_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.ndarray:
