@@ -2352,19 +2352,29 @@ def _is_board(
 def _two_alternating_colours(cells: np.ndarray, parity: np.ndarray) -> bool:
     """True when the cells (Lab colours) of each parity share one colour, unlike the other's.
 
-    Most cells of each group are near its median colour (objects or the board edge may
-    cover some), and the two medians differ.
+    Objects lying on a board (or its edge) hide some squares: the cells of neither colour
+    are left out. Of the rest, half the cells or more, each colour shows on a quarter of the
+    cells or more, and on its own parity only (but one cell in ten).
     """
     centres = []
     for group in (cells[parity], cells[~parity]):
         # Per channel median (cells hold integers, so this is exactly np.median's value).
         ordered = np.sort(group, axis=0)
         half = len(ordered) // 2
-        centre = ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
-        if np.mean(np.sqrt(((group - centre) ** 2).sum(axis=1)) < 12) < 0.6:
-            return False
-        centres.append(centre)
-    return bool(np.sqrt(((centres[0] - centres[1]) ** 2).sum()) >= 25)
+        centres.append(
+            ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+        )
+    if np.sqrt(((centres[0] - centres[1]) ** 2).sum()) < 25:
+        return False
+    near = [np.sqrt(((cells - centre) ** 2).sum(axis=1)) < 12 for centre in centres]
+    own = (near[0] & parity) | (near[1] & ~parity)
+    other = (near[0] & ~parity) | (near[1] & parity)
+    shown = own | other
+    return bool(
+        shown.mean() >= 0.5
+        and min((near[0] & parity).sum(), (near[1] & ~parity).sum()) >= len(cells) / 4
+        and other.sum() <= 0.1 * shown.sum()
+    )
 
 
 def _sample(image: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from scanner.grid import (
     _seen_cells,
     _shows_plastic,
     _three_of_four_hold,
+    _two_alternating_colours,
     _unseen_cells_are_surround,
     _washed,
     _working_lab,
@@ -212,6 +213,23 @@ def test_a_checkerboard_is_not_a_face_but_a_checkerboard_pattern_cube_is() -> No
     pattern = [[red if (r + c) % 2 == 0 else orange for c in range(3)] for r in range(3)]
     detection = detect_grid(_drawn_face(pattern, cell=70, gap=5, margin=90))
     assert detection is not None and detection.size == 3
+
+
+def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_colours():
+    # A 7x7 board's cells (Lab) with objects over 18 of its squares, 11 of them dark, as on
+    # a table (no-cube scene 94 of seed 13): those show neither colour, the rest alternate.
+    n = 7
+    parity = (np.arange(n * n) % n + np.arange(n * n) // n) % 2 == 1
+    cells = np.where(parity[:, None], [214.0, 130, 150], [37.0, 109, 145])
+    hidden = np.zeros(n * n, bool)
+    hidden[[8, 10, 11, 12, 13, 16, 17, 18, 19, 20, 22, 23, 24, 29, 30, 31, 32, 36]] = True
+    cells[hidden] = [137.0, 120, 160]
+    assert _two_alternating_colours(cells, parity)
+    # Two colours in two halves are no board, nor is a board of which most is hidden.
+    halves = np.where((np.arange(n * n) < 25)[:, None], [37.0, 109, 145], [214.0, 130, 150])
+    assert not _two_alternating_colours(halves, parity)
+    cells[: n * n * 2 // 3] = [137.0, 120, 160]
+    assert not _two_alternating_colours(cells, parity)
 
 
 def test_the_next_face_seen_edge_on_does_not_add_a_row() -> None:
