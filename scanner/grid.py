@@ -2367,13 +2367,12 @@ def _two_alternating_colours(cells: np.ndarray, parity: np.ndarray) -> bool:
     if np.sqrt(((centres[0] - centres[1]) ** 2).sum()) < 25:
         return False
     near = [np.sqrt(((cells - centre) ** 2).sum(axis=1)) < 12 for centre in centres]
-    own = (near[0] & parity) | (near[1] & ~parity)
-    other = (near[0] & ~parity) | (near[1] & parity)
-    shown = own | other
+    shown = near[0] | near[1]
+    astray = (near[0] & ~parity) | (near[1] & parity)
     return bool(
         shown.mean() >= 0.5
         and min((near[0] & parity).sum(), (near[1] & ~parity).sum()) >= len(cells) / 4
-        and other.sum() <= 0.1 * shown.sum()
+        and astray.sum() <= 0.1 * shown.sum()
     )
 
 
