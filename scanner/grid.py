@@ -2054,9 +2054,14 @@ def _lattice_continues(
         | (predicted[:, 1] > height - margin)
     )
     similar &= square | at_edge
+    # Without true areas (merged blocks cut into stickers) the kind is not judged.
+    repeats, sized = similar.copy(), similar.copy()
     if similar.any() and regions.true_areas:
         beside = idx[similar]
-        similar[similar] = _of_the_grids_kind(homography, n, regions, lab, beside, pitch, colours)
+        repeats[similar], sized[similar] = _of_the_grids_kind(
+            homography, n, regions, lab, beside, pitch, colours
+        )
+        similar &= repeats | sized
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
     # there: a face filling the frame is judged by its own cells. Beside a face cut by the
     # frame, a quarter of the few ring cells left is two or less. Two objects of a sticker's
@@ -2072,7 +2077,16 @@ def _lattice_continues(
     # staggered keyboard and tiles past a gap or an object miss the next ring but line up
     # along the one beyond; past a cube face's side lie the plastic, the background, or the
     # next face, whose stickers are squashed in this face's lattice (and not counted).
-    return along_a_side and bool((sides @ hits >= along).any())
+    # The fewest hits that make a row must be alike: a board's next tiles share the kind
+    # they have with the window (a colour of it, or its tiles' size: a 2x2 window on a tiling
+    # of three colours lacks one). Past a window of three rows or more, a board's next tiles
+    # are both, since its rows show the board's colours; two objects side by side, one of a
+    # sticker's colour and one of its size, are not a row.
+    if n == 2:
+        alike = (sides @ (hits & repeats) >= along) | (sides @ (hits & sized) >= along)
+    else:
+        alike = sides @ (hits & repeats & sized) >= along
+    return along_a_side and bool(((sides @ hits > along) | alike).any())
 
 
 MAX_TILE_AREA_RATIO = 1.3  # a board's tiles are one size: the window's regions' within this
@@ -2086,11 +2100,12 @@ def _of_the_grids_kind(
     beside: np.ndarray,
     pitch: float,
     colours: np.ndarray | None = None,
-) -> np.ndarray:
-    """Which regions ``beside`` the window (indices) are more of the same grid: a board's
-    or a floor's next tile repeats a colour of the window's cells (``colours``, measured
-    here when None), or is the size of the window's own regions (a tiling of three colours
-    or more shows ones the window lacks).
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which regions ``beside`` the window (indices) could be more of the same grid: a
+    board's or a floor's next tile repeats a colour of the window's cells (``colours``,
+    measured here when None), or is the size of the window's own regions (a tiling of
+    three colours or more shows ones the window lacks). Returns both masks: (repeats a
+    colour, is of the size).
 
     An object lying beside a cube face is of its own colour and size: it matches neither,
     but by chance.
@@ -2106,9 +2121,9 @@ def _of_the_grids_kind(
     dist, own = _nearest(_warp(_cell_middles(n), face_h), regions.centers)
     own = own[dist < 0.25 * pitch]
     if len(own) == 0:
-        return repeats
+        return repeats, np.zeros_like(repeats)
     ratio = regions.areas[beside] / _median(regions.areas[own])
-    return repeats | ((ratio < MAX_TILE_AREA_RATIO) & (ratio > 1 / MAX_TILE_AREA_RATIO))
+    return repeats, (ratio < MAX_TILE_AREA_RATIO) & (ratio > 1 / MAX_TILE_AREA_RATIO)
 
 
 @lru_cache(maxsize=8)
@@ -2147,11 +2162,16 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
     Only near-grey counts: a blue or green sticker in dim light is dark too, but keeps
     some chroma, while black plastic stays grey under any colour cast. Dark is measured
     against the lightest flat cell: a glare spot over a whole sticker, lighter than any
-    sticker, would make a white sticker in dim light look dark.
+    sticker, would make a white sticker in dim light look dark, so the lightest is passed
+    over when it is under glare (a light makes one spot; grey cells, with no colour to
+    wash out, may all count as glared).
     """
     lightness, chroma = cells.lightness, cells.chroma
     flat = cells.spread < MAX_STICKER_SPREAD
-    lightest = lightness[flat].max() if flat.any() else lightness.max()
+    pool = flat if flat.any() else np.ones_like(flat)
+    order = np.argsort(-lightness[pool], kind="stable")
+    lit, glared = lightness[pool][order], cells.glared[pool][order]
+    lightest = lit[1] if glared[0] and len(lit) > 1 else lit[0]
     plastic = (lightness < PLASTIC_LIGHTNESS * lightest) & (chroma < PLASTIC_CHROMA)
     return bool(plastic.sum() > max(1, lightness.size // 8))
 

@@ -747,10 +747,29 @@ def test_plastic_is_dark_against_the_lightest_sticker_not_a_glare_spot() -> None
     )
 
 
-@pytest.mark.parametrize("index", [829, 1177])
-def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(index: int) -> None:
-    # eval_detect.py scenes of seed 11: a 3x3 in dim light, a glare spot over its middle.
-    image, truth = _eval_detect_scene(index, 11)
+def test_a_glare_spot_flat_over_a_whole_sticker_is_not_the_lightest_sticker() -> None:
+    # Scene 1061 of eval_detect.py's seed 99 (read at 640 px): a dim 3x3 whose middle
+    # sticker a glare spot covers evenly (L 125, spread 16: flat), two grey whites at L 72-74.
+    lightness = [33, 38, 69, 74, 125, 52, 50, 54, 72]
+    chroma = [31, 21, 32, 3, 31, 29, 29, 32, 3]
+    spread = [1, 2, 2, 2, 16, 7, 1, 2, 1]
+    cells = _cells(lightness, chroma, spread)
+    assert _shows_plastic(cells)  # the spot taken for a sticker: the whites look dark
+    glared = np.zeros((3, 3), bool)
+    glared[1, 1] = True
+    assert not _shows_plastic(cells._replace(glared=glared))
+    # A checkerboard of black and grey squares (no-cube scene 480 of seed 17): grey cells,
+    # with no colour to wash out, all count as glared. Passing over one leaves another grey
+    # to measure the black ones against: they are plastic.
+    board = _cells([5, 49, 3, 49, 5, 49, 3, 49, 5], [6, 14] * 4 + [6], [2] * 9)
+    assert _shows_plastic(board._replace(glared=board.lightness > 20))
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 829), (11, 1177), (99, 1061)])
+def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(seed: int, index: int) -> None:
+    # eval_detect.py scenes: a 3x3 in dim light, a glare spot over its middle (in 1061 the
+    # spot covers the whole sticker evenly).
+    image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
 
 
@@ -1027,6 +1046,45 @@ def test_a_grid_continues_only_with_more_of_its_own_kind(colour, side: int, cont
     regions.areas[4:] = float(side) ** 2
     to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
     assert _grid_continues(to_image, 2, regions, lab) == continues
+
+
+@pytest.mark.parametrize(
+    ("size", "past", "continues"),
+    [
+        (3, [("colour", 32), ("colour", 32)], True),  # a board's next tiles: colour and size
+        (3, [("colour", 24), ("other", 32)], False),  # a disc of a sticker's colour, a box
+        (2, [("other", 32), ("other", 32)], True),  # a tiling of three colours
+        (2, [("colour", 24), ("other", 32)], False),  # as past the 3x3
+    ],
+    ids=["3x3-tiles", "3x3-two-objects", "2x2-three-colour-tiles", "2x2-two-objects"],
+)
+def test_the_fewest_hits_that_make_a_row_are_alike(size: int, past, continues: bool) -> None:
+    # An N x N window of two alternating colours, two regions a pitch past its right side
+    # (the fewest that make a row): each of a window colour or another, of the window's
+    # tile size (32 px) or smaller. Scene 329 of eval_detect.py's seed 31 is the 3x3 case:
+    # an orange disc and a purple box, side by side above a face.
+    window = [(c, r) for r in range(size) for c in range(size)]
+    tones = [(60, 150, 110), (120, 100, 170)]
+    lab = np.full((400, 400, 3), 128, np.uint8)
+    cells = [(cell, tones[sum(cell) % 2], 32) for cell in window]
+    for row, (kind, side) in enumerate(past):
+        cells.append(((size, row), tones[0] if kind == "colour" else (200, 128, 128), side))
+    for (c, r), value, side in cells:
+        x, y = 60 + 40 * c, 60 + 40 * r
+        lab[y - side // 2 : y + side // 2, x - side // 2 : x + side // 2] = value
+    regions = _squares_on_cells([(c + 1, r + 1) for (c, r), _, _ in cells])
+    regions.areas[:] = [float(side) ** 2 for _, _, side in cells]
+    to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
+    assert _grid_continues(to_image, size, regions, lab) == continues
+
+
+@pytest.mark.parametrize(("seed", "index"), [(31, 329), (7, 1926)])
+def test_two_unlike_objects_side_by_side_past_a_face_are_no_row(seed: int, index: int):
+    # eval_detect.py scenes: a stickered 3x3 with an orange disc and a purple box side by
+    # side a pitch above it (329: no face was found), a 4x4 with two unlike objects past its
+    # side (1926: read as a 5x5 through the window beside it).
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(
