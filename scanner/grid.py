@@ -1506,10 +1506,39 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
         if best is not None and objective < best[0] - 1e-9 and not _one_of_four_unseen(best[1]):
             break
         shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
+        if n == 2 and _tiles_left_out(coords - [ox, oy], homography @ shift, regions, lab):
+            continue
         result = _score_window(homography @ shift, n, support, regions, lab)
         if result is not None and (best is None or _beats(objective, result, best)):
             best = (objective, result)
     return best
+
+
+def _tiles_left_out(
+    coords: np.ndarray, homography: np.ndarray, regions: _Regions, lab: np.ndarray
+) -> bool:
+    """True when a 2x2 window of one or two colours leaves out a region of its lattice
+    that repeats one of them at its stickers' size: a tile of the striped or one-colour
+    floor the window is part of. A face may leave out an object that lies on its lattice by
+    chance; when the face shows three colours or four, the object may match one of them.
+
+    ``coords`` are the lattice's regions in the window's lattice coords (its cells are
+    0..1), which ``homography`` maps to the working image ``lab``.
+    """
+    outside = ((coords < 0) | (coords > 1)).any(axis=1)
+    if not outside.any() or not regions.true_areas:
+        return False
+    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    colours = _cell_statistics(face_h, 2, lab).colour.reshape(4, 3).astype(float)
+    same = np.linalg.norm(colours[:, None] - colours[None], axis=2) < RING_SAME_COLOUR
+    new_colour = ~np.triu(same, 1).any(axis=0)  # a cell like no earlier one
+    if new_colour.sum() > 2:
+        return False
+    _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
+    first_row = _warp(np.array([[0.0, 0.0], [1.0, 0.0]]), homography)
+    pitch = float(np.linalg.norm(first_row[1] - first_row[0]))
+    repeats, sized = _of_the_grids_kind(homography, 2, regions, lab, left_out, pitch, colours)
+    return bool((repeats & sized).any())
 
 
 def _one_of_four_unseen(result) -> bool:

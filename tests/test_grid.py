@@ -24,6 +24,7 @@ from scanner.grid import (
     _seen_cells,
     _shows_plastic,
     _three_of_four_hold,
+    _tiles_left_out,
     _two_alternating_colours,
     _unseen_cells_are_surround,
     _washed,
@@ -661,6 +662,38 @@ def test_a_2x2_beside_two_objects_is_never_reported_as_a_3x3(index: int) -> None
     image, _ = _eval_detect_scene(index)
     detection = detect_grid(image)
     assert detection is None or detection.size == 2
+
+
+@pytest.mark.parametrize(("seed", "index"), [(2024, 932), (11, 1388)])
+def test_a_2x2_of_four_colours_with_an_object_of_one_beside_it_is_found(seed, index) -> None:
+    # eval_detect.py scenes: a stickered 2x2 with a disc of one sticker's colour and size a
+    # pitch past it, on its lattice (a grey disc by a grey-white sticker, an olive disc by an
+    # olive-yellow one). A tile left out of a window says "floor" only when the window
+    # shows one or two colours, as a floor's do.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+
+
+def test_a_window_of_one_or_two_colours_leaves_no_tile_of_its_own_out() -> None:
+    # A 2x2 window on a 40 px lattice (cells 0..1) and one region left out a pitch past its
+    # right side, 32 px like the window's. The same region beside a window of four colours
+    # is an object that happens to match one of its stickers.
+    def left_out(window_colours, stray_colour) -> bool:
+        cells = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)]
+        lab = np.full((200, 200, 3), 128, np.uint8)
+        for (c, r), value in zip(cells, [*window_colours, stray_colour], strict=True):
+            x, y = 20 + 40 * c, 20 + 40 * r
+            lab[y - 16 : y + 16, x - 16 : x + 16] = value
+        regions = _squares_on_cells(cells)
+        coords = np.array(cells, float)
+        to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
+        return _tiles_left_out(coords, to_image, regions, lab)
+
+    red, green, white, blue = (60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)
+    assert left_out([red] * 4, red)  # a one-colour floor
+    assert left_out([red, green, red, green], green)  # stripes
+    assert not left_out([red, green, white, blue], green)  # a face, an object of its green
+    assert not left_out([red, green, red, green], (150, 100, 200))  # an object unlike both
 
 
 @pytest.mark.parametrize(

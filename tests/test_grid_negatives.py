@@ -52,6 +52,9 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         # all, and its perspective misses the row two pitches out; the affine fit meets it.
         pytest.param(6099, id="striped-floor-two-pitches-past-a-2x2"),
         pytest.param(6667, id="striped-floor-two-pitches-past-a-2x2-2"),
+        # A 2x2 window of one or two colours may leave a region of its lattice out (an
+        # object beside a face), but not a tile of its own colour and size.
+        pytest.param(7713, id="tile-left-out-of-a-2x2-on-a-striped-floor"),
         # A floor filling the frame: the window's ring is mostly out of the frame, and the
         # two tiles it shows lie along one side (two objects past two sides would not do).
         pytest.param(7068, id="tiles-past-one-side-of-a-window-filling-the-frame"),
