@@ -1535,9 +1535,9 @@ def _tiles_left_out(
     if new_colour.sum() > 2:
         return False
     _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
-    first_row = _warp(np.array([[0.0, 0.0], [1.0, 0.0]]), homography)
-    pitch = float(np.linalg.norm(first_row[1] - first_row[0]))
-    repeats, sized = _of_the_grids_kind(homography, 2, regions, lab, left_out, pitch, colours)
+    repeats, sized = _of_the_grids_kind(
+        homography, 2, regions, lab, left_out, _pitch(homography), colours
+    )
     return bool((repeats & sized).any())
 
 
@@ -2027,6 +2027,12 @@ def _grid_continues(
     return _lattice_continues(affine, n, regions, lab, True, colours, beyond_only=True)
 
 
+def _pitch(homography: np.ndarray) -> float:
+    """The lattice's pitch in the image at its cell (0, 0): the diagonal step over root 2."""
+    diagonal = _warp(np.array([[0.0, 0.0], [1.0, 1.0]]), homography)
+    return float(np.linalg.norm(diagonal[1] - diagonal[0])) / np.sqrt(2)
+
+
 def _lattice_continues(
     homography: np.ndarray,
     n: int,
@@ -2042,10 +2048,7 @@ def _lattice_continues(
     predicted = _warp(ring, homography)
     height, width = lab.shape[:2]
     inside = _in_frame(predicted, lab.shape)
-    pitch = float(
-        np.linalg.norm(np.diff(_warp(np.array([[0, 0], [1, 1]], float), homography), axis=0))
-    )
-    pitch /= np.sqrt(2)
+    pitch = _pitch(homography)
     dist, idx = _nearest(predicted, regions.centers)
     close = (dist < 0.25 * pitch) & ~(first & beyond_only)
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
