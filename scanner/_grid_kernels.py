@@ -338,7 +338,7 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
     For each N in ``sizes``, every window between flush with the lattice's low and its high
     end on each axis, by the origin's x, then its y. A window is kept when it covers
     nearly all the lattice's regions (``coords``; or a region in each of its N x N cells,
-    with a few strays left out, two always for N >= 3; or, for N >= 3, in all but one,
+    with a few strays left out, two always; or, for N >= 3, in all but one,
     with one stray left out), when its cells with a sticker seen (the regions it covers,
     and the cells of merged blocks centred in it: ``blocks`` with their ``middles``) are at
     least three and 0.6 of its cells, and when every row and column has one (an empty one
@@ -369,12 +369,12 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
                         covered += 1
                         support[y, x] = True
                 # Nearly all the lattice, or a full N x N of it with a few look-alike strays
-                # (two objects beside a 3x3 are a sixth of its lattice; beside a 2x2, a third),
-                # or all but one cell (a finger over it) of an N >= 3 with one stray.
-                full = (
-                    covered == n * n
-                    and (covered >= 0.85 * total or (n >= 3 and total - covered <= 2))
-                ) or (covered + 1 == total and covered >= n * n - (n >= 3))
+                # (two objects beside a 3x3 are a sixth of its lattice; beside a 2x2, a third,
+                # so a 2x2's are judged by their size, see grid._leaves_out_its_own), or all
+                # but one cell (a finger over it) of an N >= 3 with one stray.
+                full = (covered == n * n and (covered >= 0.85 * total or total - covered <= 2)) or (
+                    covered + 1 == total and covered >= n * n - (n >= 3)
+                )
                 most = covered >= 0.9 * total or full
                 if not (most and covered + len(blocks) >= 0.6 * n * n):
                     support[:] = False

@@ -1506,7 +1506,7 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
         if best is not None and objective < best[0] - 1e-9 and not _one_of_four_unseen(best[1]):
             break
         shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
-        if n == 2 and _tiles_left_out(coords - [ox, oy], homography @ shift, regions, lab):
+        if n == 2 and _leaves_out_its_own(coords - [ox, oy], homography @ shift, regions, lab):
             continue
         result = _score_window(homography @ shift, n, support, regions, lab)
         if result is not None and (best is None or _beats(objective, result, best)):
@@ -1514,31 +1514,38 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
     return best
 
 
-def _tiles_left_out(
+def _leaves_out_its_own(
     coords: np.ndarray, homography: np.ndarray, regions: _Regions, lab: np.ndarray
 ) -> bool:
-    """True when a 2x2 window of one or two colours leaves out a region of its lattice
-    that repeats one of them at its stickers' size: a tile of the striped or one-colour
-    floor the window is part of. A face may leave out an object that lies on its lattice by
-    chance; when the face shows three colours or four, the object may match one of them.
+    """True when a 2x2 window leaves out regions of its lattice that are more of its own
+    grid. It may leave out one or two: objects that happen to lie on a face's lattice, of
+    their own size. It is refused when
+
+    - it leaves out two and either is the size of the window's stickers: the rest of a
+      larger face (the window is its corner) or of a tiled floor;
+    - it shows one or two colours and leaves out a region of one of them at its stickers'
+      size: the next tile of a striped or one-colour floor. A face of three colours or
+      four may have an object of one sticker's colour and size beside it.
 
     ``coords`` are the lattice's regions in the window's lattice coords (its cells are
     0..1), which ``homography`` maps to the working image ``lab``.
     """
     outside = ((coords < 0) | (coords > 1)).any(axis=1)
-    if not outside.any() or not regions.true_areas:
+    if not outside.any():
         return False
+    if not regions.true_areas:  # merged blocks cut apart: no region's size can be judged
+        return outside.sum() > 1
     face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
     colours = _cell_statistics(face_h, 2, lab).colour.reshape(4, 3).astype(float)
-    same = np.linalg.norm(colours[:, None] - colours[None], axis=2) < RING_SAME_COLOUR
-    new_colour = ~np.triu(same, 1).any(axis=0)  # a cell like no earlier one
-    if new_colour.sum() > 2:
-        return False
     _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
     repeats, sized = _of_the_grids_kind(
         homography, 2, regions, lab, left_out, _pitch(homography), colours
     )
-    return bool((repeats & sized).any())
+    if len(left_out) > 1:
+        return bool(sized.any())
+    same = np.linalg.norm(colours[:, None] - colours[None], axis=2) < RING_SAME_COLOUR
+    new_colour = ~np.triu(same, 1).any(axis=0)  # a cell like no earlier one
+    return bool(new_colour.sum() <= 2 and (repeats & sized).any())
 
 
 def _one_of_four_unseen(result) -> bool:

@@ -17,6 +17,7 @@ from scanner.grid import (
     _find_regions,
     _glared,
     _grid_continues,
+    _leaves_out_its_own,
     _link_crossings,
     _objects_beside_a_smaller_face,
     _region_scales,
@@ -24,7 +25,6 @@ from scanner.grid import (
     _seen_cells,
     _shows_plastic,
     _three_of_four_hold,
-    _tiles_left_out,
     _two_alternating_colours,
     _unseen_cells_are_surround,
     _washed,
@@ -687,13 +687,40 @@ def test_a_window_of_one_or_two_colours_leaves_no_tile_of_its_own_out() -> None:
         regions = _squares_on_cells(cells)
         coords = np.array(cells, float)
         to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
-        return _tiles_left_out(coords, to_image, regions, lab)
+        return _leaves_out_its_own(coords, to_image, regions, lab)
 
     red, green, white, blue = (60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)
     assert left_out([red] * 4, red)  # a one-colour floor
     assert left_out([red, green, red, green], green)  # stripes
     assert not left_out([red, green, white, blue], green)  # a face, an object of its green
     assert not left_out([red, green, red, green], (150, 100, 200))  # an object unlike both
+
+
+@pytest.mark.parametrize(("side", "refused"), [(32, True), (22, False)])
+def test_a_2x2_leaves_out_two_regions_only_when_neither_is_its_stickers_size(side, refused):
+    # A 2x2 window of four colours on a 40 px lattice, one region a pitch past its right
+    # side and one past its top, in a colour it lacks. Of its stickers' size (32 px) they
+    # may be the rest of a larger face or a floor; smaller, they are objects beside a face.
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (0, -1)]
+    colours = [(60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)]
+    colours += [(150, 100, 200)] * 2
+    lab = np.full((240, 200, 3), 128, np.uint8)
+    for index, ((c, r), value) in enumerate(zip(cells, colours, strict=True)):
+        half = (32 if index < 4 else side) // 2
+        x, y = 20 + 40 * c, 60 + 40 * r
+        lab[y - half : y + half, x - half : x + half] = value
+    regions = _squares_on_cells([(c, r + 1) for c, r in cells])
+    regions.areas[4:] = float(side) ** 2
+    to_image = np.array([[40.0, 0, 20], [0, 40, 60], [0, 0, 1]])
+    assert _leaves_out_its_own(np.array(cells, float), to_image, regions, lab) == refused
+
+
+def test_a_2x2_with_an_object_a_pitch_past_each_of_two_sides_is_found() -> None:
+    # eval_detect.py scene 1252 of seed 5: a stickered 2x2 with a disc and a square turned
+    # against the lattice a pitch past two of its sides, both on its lattice and smaller
+    # than its stickers. The window over the four stickers leaves both out.
+    image, truth = _eval_detect_scene(1252, 5)
+    assert _matches(detect_grid(image), truth)
 
 
 @pytest.mark.parametrize(
