@@ -81,6 +81,7 @@ _PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a check
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
+CLIPPED_LIGHTNESS = 250.0  # 8-bit Lab lightness of a cell the camera clipped to white
 ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
@@ -2202,15 +2203,18 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
     some chroma, while black plastic stays grey under any colour cast. Dark is measured
     against the lightest flat cell: a glare spot over a whole sticker, lighter than any
     sticker, would make a white sticker in dim light look dark, so the lightest is passed
-    over when it is under glare (a light makes one spot; grey cells, with no colour to
-    wash out, may all count as glared).
+    over when it is under glare or clipped to white with a tint (a light makes one spot;
+    grey cells, with no colour to wash out, may all count as glared).
     """
     lightness, chroma = cells.lightness, cells.chroma
     flat = cells.spread < MAX_STICKER_SPREAD
     pool = flat if flat.any() else np.ones_like(flat)
     order = np.argsort(-lightness[pool], kind="stable")
     lit, glared = lightness[pool][order], cells.glared[pool][order]
-    lightest = lit[1] if glared[0] and len(lit) > 1 else lit[0]
+    # A glare spot that clips a whole sticker leaves no darker part to flag it by, but
+    # keeps the sticker's tint; a clipped white sticker is grey.
+    clipped = lit[0] >= CLIPPED_LIGHTNESS and chroma[pool][order][0] >= PLASTIC_CHROMA
+    lightest = lit[1] if (glared[0] or clipped) and len(lit) > 1 else lit[0]
     plastic = (lightness < PLASTIC_LIGHTNESS * lightest) & (chroma < PLASTIC_CHROMA)
     return bool(plastic.sum() > max(1, lightness.size // 8))
 

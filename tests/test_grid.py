@@ -823,12 +823,20 @@ def test_a_glare_spot_flat_over_a_whole_sticker_is_not_the_lightest_sticker() ->
     # to measure the black ones against: they are plastic.
     board = _cells([5, 49, 3, 49, 5, 49, 3, 49, 5], [6, 14] * 4 + [6], [2] * 9)
     assert _shows_plastic(board._replace(glared=board.lightness > 20))
+    # Scene 338 of seed 11: a glare spot clips a yellow sticker to L 251 over all of it, so
+    # no darker half flags it; it keeps a yellow tint (chroma 41). Three grey whites at
+    # L 137 are stickers. A white sticker clipped grey is the lightest sticker itself.
+    clipped = [137, 82, 127, 50, 251, 41, 82, 82, 137]
+    tint = [1, 51, 54, 42, 41, 36, 51, 51, 1]
+    assert not _shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))
+    tint[4] = 1
+    assert _shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))
 
 
-@pytest.mark.parametrize(("seed", "index"), [(11, 829), (11, 1177), (99, 1061)])
+@pytest.mark.parametrize(("seed", "index"), [(11, 829), (11, 1177), (99, 1061), (11, 338)])
 def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(seed: int, index: int) -> None:
     # eval_detect.py scenes: a 3x3 in dim light, a glare spot over its middle (in 1061 the
-    # spot covers the whole sticker evenly).
+    # spot covers the whole sticker evenly); 338 is a 4x4 whose spot clips a yellow sticker.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
 
