@@ -735,7 +735,7 @@ def _crossing_window(
     if fit is None:
         return None
     # Crossing (i, j) is cell (i, j)'s top-left corner, shifted by one.
-    cells_h = fit[0] @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    cells_h = _face_of_lattice(fit[0])
     found = _score_window(cells_h, n, np.ones((n, n), bool), regions, lab)
     if found is None or not _crossings_dark(found[1], n, lab):
         return None
@@ -1025,6 +1025,12 @@ def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
 def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """``points`` (any shape ending in 2) mapped by ``homography``, shape (K, 2)."""
     return _project(np.asarray(points, float).reshape(-1, 2), np.asarray(homography, float))
+
+
+def _face_of_lattice(homography: np.ndarray) -> np.ndarray:
+    """The face homography (face coords: cell (col, row) spans col..col + 1, row..row + 1)
+    of a lattice homography (which maps integer coords to cell centres)."""
+    return homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1536,7 +1542,7 @@ def _leaves_out_its_own(
         return False
     if not regions.true_areas:  # merged blocks cut apart: no region's size can be judged
         return outside.sum() > 1
-    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    face_h = _face_of_lattice(homography)
     colours = _cell_statistics(face_h, 2, lab).colour.reshape(4, 3).astype(float)
     _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
     repeats, sized = _of_the_grids_kind(
@@ -1730,9 +1736,7 @@ def _score_window(
 
     ``support`` is the window's mask of cells where a sticker was seen.
     """
-    # Cell (col, row) centre sits at face coordinate (col + 0.5, row + 0.5); the lattice
-    # homography maps integer coords to centres.
-    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    face_h = _face_of_lattice(homography)
     quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _well_shaped(quad) or _objects_beside_a_smaller_face(face_h, n, support, lab.shape):
         return None
@@ -2150,7 +2154,7 @@ def _of_the_grids_kind(
     An object lying beside a cube face is of its own colour and size: it matches neither,
     but by chance.
     """
-    face_h = homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+    face_h = _face_of_lattice(homography)
     if colours is None:
         colours = _cell_statistics(face_h, n, lab).colour
     colours = np.asarray(colours, float).reshape(-1, 1, 3)
