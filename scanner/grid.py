@@ -1753,7 +1753,7 @@ def _score_window(
     if _grid_continues(homography, n, regions, lab, colours=cell_stats.colour):
         return None
     spread, glared = cell_stats.spread, cell_stats.glared
-    if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats):
+    if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats, support):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -2224,28 +2224,38 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
 
 
 def _keys_with_gaps(
-    face_h: np.ndarray, n: int, lab: np.ndarray, cell_stats: _CellStatistics
+    face_h: np.ndarray,
+    n: int,
+    lab: np.ndarray,
+    cell_stats: _CellStatistics,
+    support: np.ndarray,
 ) -> bool:
     """True for a grid of identical keys or tiles with some missing: two or more cells are
-    holes, and one colour fills most of the rest and over half the grid.
+    holes, or one with keys on all four sides, and one colour fills most of the rest and
+    over half the grid.
 
     A missing key shows the body the keys sit on (dark, grey or not): no line darker than
     the hole runs between it and the keys beside it. A nearly solved face also shows one
     colour and a few dark cells (a blue or green sticker in dim light is nearly as dark and
     grey as the plastic), but the plastic or a seam runs between each sticker and its
-    neighbours. ``cell_stats`` is :func:`_cell_statistics`' for the window.
+    neighbours. One hole on the window's edge may be the background past a face's border
+    (a window one row too large); one with keys on its four sides lies inside the grid.
+
+    The colour is judged on the cells where a key was seen (``support``): an object lying
+    over a keyboard's end, or the background past it, fills cells of its own colours.
+    ``cell_stats`` is :func:`_cell_statistics`' for the window.
     """
     dark = cell_stats.lightness < _dark_below(cell_stats)
-    if dark.sum() < 2:
+    if not dark.any():
         return False
-    same = _light_cells_of_the_main_colour(cell_stats, dark)
+    same = _light_cells_of_the_main_colour(cell_stats, dark, support)
     if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOUR_SHARE):
         return False
     cell_px = 16
     # The rectified face's lightness and chroma, (2, rows, columns) of pixels.
     planes = np.stack(_lightness_and_chroma(_rectified(lab, face_h, n, cell_px)))
     margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
-    body = 0
+    body = enclosed = 0
     for row, col in zip(*np.nonzero(dark), strict=True):
         seams = []
         for r, c in ((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)):
@@ -2262,7 +2272,8 @@ def _keys_with_gaps(
                 profile = band[:, first_row : first_row + 2 * cell_px].mean(axis=2)
             seams.append(_seam_between(profile[0], profile[1], cell_px))
         body += bool(seams) and not any(seams)
-    return body >= 2
+        enclosed += len(seams) == 4 and not any(seams)
+    return body >= 2 or enclosed >= 1
 
 
 def _dark_below(cells: _CellStatistics) -> float:
@@ -2270,9 +2281,15 @@ def _dark_below(cells: _CellStatistics) -> float:
     return PLASTIC_LIGHTNESS * float(cells.lightness.max())
 
 
-def _light_cells_of_the_main_colour(cells: _CellStatistics, dark: np.ndarray) -> np.ndarray:
-    """Of the flat cells that are not ``dark``, which are of their median colour (K,)."""
-    flat = cells.colour[~dark & (cells.spread < MAX_STICKER_SPREAD)].astype(float)
+def _light_cells_of_the_main_colour(
+    cells: _CellStatistics, dark: np.ndarray, seen: np.ndarray | None = None
+) -> np.ndarray:
+    """Of the flat cells that are not ``dark`` (and are ``seen``, when given), which are of
+    their median colour (K,)."""
+    keep = ~dark & (cells.spread < MAX_STICKER_SPREAD)
+    if seen is not None:
+        keep &= seen
+    flat = cells.colour[keep].astype(float)
     if len(flat) == 0:
         return np.zeros(0, bool)
     return np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR

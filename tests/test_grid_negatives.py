@@ -78,6 +78,12 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(6185, id="keyboard-with-missing-keys"),
         pytest.param(6598, id="keyboard-with-missing-keys-2"),
         pytest.param(7038, id="keyboard-with-missing-keys-3"),
+        # ... at the keyboard's end, the window past it over the background or under an
+        # object lying there: the keys' colour is judged where keys were seen, and one
+        # missing key with keys on its four sides is enough.
+        pytest.param(8115, id="keyboard-end-with-missing-keys"),
+        pytest.param(8301, id="keyboard-end-with-missing-keys-2"),
+        pytest.param(9937, id="keyboard-end-with-missing-keys-under-an-object"),
         # Keys of one colour in a sheared lattice, roughly square in its units only with a
         # small region's slack: a face found with that slack must show several colours.
         pytest.param(6390, id="sheared-keys-roughly-square"),
@@ -236,18 +242,29 @@ def _one_colour_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.nd
     return board
 
 
-def test_a_grid_of_one_colour_with_holes_showing_its_body_is_keys_with_gaps():
+def _keys_rule(image: np.ndarray, seen: np.ndarray | None = None) -> bool:
+    """:func:`_keys_with_gaps` on a 5 x 5 window of 40 px cells from the image's corner."""
     grid = np.diag([40.0, 40.0, 1.0])
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    seen = np.ones((5, 5), bool) if seen is None else seen
+    return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab), seen)
 
-    def rule(image: np.ndarray) -> bool:
-        lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-        return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab))
 
+def _paint(image: np.ndarray, cells: list[tuple[int, int]], colour) -> np.ndarray:
+    """The image with the keys at ``cells`` (row, column) painted ``colour`` (BGR)."""
+    painted = image.copy()
+    for row, col in cells:
+        painted[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = colour
+    return painted
+
+
+def test_a_grid_of_one_colour_with_holes_showing_its_body_is_keys_with_gaps():
+    rule = _keys_rule
     # Two keys missing show the body: grey, with a faint colour cast, or dark maroon.
     assert rule(_one_colour_grid((35, 35, 35), holes=2))
     assert rule(_one_colour_grid((45, 40, 38), holes=3))
     assert rule(_one_colour_grid((30, 20, 60), holes=3))
-    # One hole is what glare or a finger may leave.
+    # One hole on the window's edge may be the background past a face's border.
     assert not rule(_one_colour_grid((35, 35, 35), holes=1))
     # A nearly solved face's other stickers, however dark and grey in dim light, have the
     # plastic around them; a blue one keeps its colour.
@@ -260,6 +277,28 @@ def test_a_grid_of_one_colour_with_holes_showing_its_body_is_keys_with_gaps():
         if row != 2:
             two_colours[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = (60, 170, 60)
     assert not rule(two_colours)
+
+
+def test_one_hole_with_keys_on_its_four_sides_is_keys_with_gaps():
+    # Inside the grid, a cell of the keyboard's body with no line between it and any of its
+    # four neighbours is a missing key; a dark sticker has the plastic around it.
+    keys = _one_colour_grid((35, 35, 35), holes=0)
+    assert _keys_rule(_paint(keys, [(2, 2)], (35, 35, 35)))
+    assert not _keys_rule(_paint(keys, [(2, 2)], (80, 78, 75)))
+    assert not _keys_rule(_paint(_one_colour_grid((20, 20, 20), holes=0), [(2, 2)], (55, 52, 50)))
+
+
+def test_keys_with_gaps_judge_the_colour_on_the_cells_where_keys_were_seen():
+    # The keyboard's end under an object (a column of its own colour) and the background
+    # past it (a row of another): those cells show no key, and the keys are still of one
+    # colour. Counted as keys, the two colours would make it no keyboard.
+    keys = _one_colour_grid((35, 35, 35), holes=2)
+    covered = _paint(keys, [(row, 4) for row in range(5)], (150, 90, 200))
+    covered = _paint(covered, [(4, col) for col in range(4)], (160, 150, 40))
+    seen = np.ones((5, 5), bool)
+    seen[:, 4] = seen[4, :] = False
+    assert _keys_rule(covered, seen)
+    assert not _keys_rule(covered)
 
 
 @pytest.mark.parametrize("style", ["stickered", "stickerless"])
