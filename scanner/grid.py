@@ -2212,13 +2212,13 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
     """
     lightness, chroma = cells.lightness, cells.chroma
     flat = cells.spread < MAX_STICKER_SPREAD
-    pool = flat if flat.any() else np.ones_like(flat)
-    order = np.argsort(-lightness[pool], kind="stable")
-    lit, glared = lightness[pool][order], cells.glared[pool][order]
+    pool = np.flatnonzero(flat) if flat.any() else np.arange(flat.size)
+    ranked = pool[np.argsort(-lightness.flat[pool], kind="stable")]  # lightest first
+    lit, first = lightness.flat[ranked], ranked[0]
     # A glare spot that clips a whole sticker leaves no darker part to flag it by, but
     # keeps the sticker's tint; a clipped white sticker is grey.
-    clipped = lit[0] >= CLIPPED_LIGHTNESS and chroma[pool][order][0] >= PLASTIC_CHROMA
-    lightest = lit[1] if (glared[0] or clipped) and len(lit) > 1 else lit[0]
+    clipped = lit[0] >= CLIPPED_LIGHTNESS and chroma.flat[first] >= PLASTIC_CHROMA
+    lightest = lit[1] if (cells.glared.flat[first] or clipped) and len(lit) > 1 else lit[0]
     plastic = (lightness < PLASTIC_LIGHTNESS * lightest) & (chroma < PLASTIC_CHROMA)
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
