@@ -1894,6 +1894,11 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
     mostly_one = off_colour.mean(axis=2)[rows, cols] <= 0.35
     repeats = in_frame & mostly_one & (distance.min(axis=1) < RING_SAME_COLOUR)
+    # Tiles show their grout between them; a plain table runs on from one ring cell into
+    # the next with no line between, whatever its colour.
+    flat = np.zeros((4, 4), bool)
+    flat[rows, cols] = in_frame & mostly_one
+    repeats &= ~_one_plain_surface(rectified, median, flat, margin)[rows, cols]
     if repeats.sum() >= 2:
         return False
     # The L's corner cell is opposite the unseen one; its two arms meet it across the
@@ -1905,6 +1910,38 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     return _seam_between(
         lightness[:, in_column].mean(axis=1), chroma[:, in_column].mean(axis=1), cell_px
     ) and _seam_between(lightness[in_row, :].mean(axis=0), chroma[in_row, :].mean(axis=0), cell_px)
+
+
+def _one_plain_surface(
+    rectified: np.ndarray, colour: np.ndarray, flat: np.ndarray, margin: int
+) -> np.ndarray:
+    """Which cells of a rectified block run into a neighbour of their colour with no line
+    of any kind between the two cells' middles: one plain surface, not tiles (whose grout
+    may be darker or lighter than they are).
+
+    ``rectified`` is the block in Lab, ``colour`` its cells' median colours (rows, cols,
+    3), ``flat`` marks the cells to judge; ``margin`` pixels of each cell's sides are left
+    out of the profiles across two cells.
+    """
+    cell_px = rectified.shape[0] // flat.shape[0]
+    plain = np.zeros_like(flat)
+    for across in (False, True):  # neighbours in a row, then (transposed) in a column
+        block, judged, colours = (
+            (rectified.transpose(1, 0, 2), flat.T, colour.transpose(1, 0, 2))
+            if across
+            else (rectified, flat, colour)
+        )
+        alike = np.linalg.norm(colours[:, :-1] - colours[:, 1:], axis=2) < RING_SAME_COLOUR
+        joined = np.zeros_like(judged)
+        for row, col in zip(*np.nonzero(judged[:, :-1] & judged[:, 1:] & alike), strict=True):
+            band = slice(row * cell_px + margin, (row + 1) * cell_px - margin)
+            middles = slice(col * cell_px + cell_px // 2, (col + 1) * cell_px + cell_px // 2)
+            profile = block[band, middles].mean(axis=0)
+            level = (colours[row, col] + colours[row, col + 1]) / 2
+            if np.linalg.norm(profile - level, axis=1).max() < RING_SAME_COLOUR:
+                joined[row, col] = joined[row, col + 1] = True
+        plain |= joined.T if across else joined
+    return plain
 
 
 def _rectified(

@@ -586,15 +586,28 @@ def test_a_glare_spot_does_not_spoil_one_of_three_seen_stickers(spot, hold) -> N
 
 
 @pytest.mark.parametrize(
-    ("table", "hold"),
-    [((70, 130, 70), True), ((70, 150, 60), False)],
-    ids=["plain-table-near-in-colour", "table-of-the-sticker-colour"],
+    ("table", "grout", "hold"),
+    [
+        ((70, 130, 70), None, True),
+        ((70, 150, 60), None, True),
+        ((70, 150, 60), (90, 60, 110), False),
+        ((70, 150, 60), (200, 210, 205), False),
+    ],
+    ids=[
+        "plain-table-near-in-colour",
+        "plain-table-of-the-sticker-colour",
+        "tiles-of-it-dark-grout",
+        "tiles-of-it-light-grout",
+    ],
 )
-def test_only_a_surround_of_the_stickers_own_colour_repeats_them(table, hold) -> None:
-    # A plain table 16 Lab units from the green stickers is not more of them (dim light
-    # brings a cube's colours that close to its surroundings); one 10 units off is, as the
-    # tiles of a floor are.
+def test_only_tiles_of_the_stickers_own_colour_repeat_them(table, grout, hold) -> None:
+    # A plain table near the green stickers' colour, or of that very colour, runs on from
+    # one cell around the face into the next with no line between: it is not more of them
+    # (dim light brings a cube's colours that close to its surroundings). Tiles of that
+    # colour, their grout (darker or lighter) on the face's lattice, are.
     image = np.full((240, 320, 3), table, np.uint8)
+    if grout is not None:
+        image[::40] = image[39::40] = image[:, ::40] = image[:, 39::40] = grout
     face_h, support = _three_stickers_and_a_finger(image)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     assert _three_of_four_hold(face_h, support, lab) == hold
