@@ -1865,8 +1865,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     # block (r + 1, c + 1).
     rectified = _rectified(lab, face_h, 4, cell_px, -1.0)
     margin = round(cell_px * (1 - WHOLE_STICKER_SHARE) / 2)
-    inner = rectified.reshape(4, cell_px, 4, cell_px, 3)[:, margin:-margin, :, margin:-margin]
-    inner = inner.transpose(0, 2, 1, 3, 4).reshape(4, 4, -1, 3)
+    inner = _inner_patches(rectified, 4, margin)
     median = np.median(inner, axis=2)
     change = inner - median[:, :, None]
     change_size = np.linalg.norm(change, axis=3)
@@ -1898,7 +1897,8 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     # the next with no line between, whatever its colour.
     flat = np.zeros((4, 4), bool)
     flat[rows, cols] = in_frame & mostly_one
-    repeats &= ~_one_plain_surface(rectified, median, flat, margin)[rows, cols]
+    in_row, in_column = _one_plain_surface(rectified, median, flat, margin)
+    repeats &= ~(in_row | in_column)[rows, cols]
     if repeats.sum() >= 2:
         return False
     # The L's corner cell is opposite the unseen one; its two arms meet it across the
@@ -1912,35 +1912,80 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     ) and _seam_between(lightness[in_row, :].mean(axis=0), chroma[in_row, :].mean(axis=0), cell_px)
 
 
+_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])  # a cell's corners, from its first
+
+
+def _inner_patches(rectified: np.ndarray, cells: int, margin: int) -> np.ndarray:
+    """The pixels of each cell of a rectified block of ``cells`` x ``cells`` cells, less
+    ``margin`` pixels at each side: (cells, cells, pixels, channels)."""
+    cell_px = rectified.shape[0] // cells
+    inner = rectified.reshape(cells, cell_px, cells, cell_px, -1)
+    inner = inner[:, margin:-margin, :, margin:-margin]
+    return inner.transpose(0, 2, 1, 3, 4).reshape(cells, cells, -1, rectified.shape[2])
+
+
 def _one_plain_surface(
     rectified: np.ndarray, colour: np.ndarray, flat: np.ndarray, margin: int
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Which cells of a rectified block run into a neighbour of their colour with no line
-    of any kind between the two cells' middles: one plain surface, not tiles (whose grout
-    may be darker or lighter than they are).
+    of any kind between their middles, as one plain surface does (tiles show their grout,
+    darker or lighter than they are; stripes the line between two stripes).
 
     ``rectified`` is the block in Lab, ``colour`` its cells' median colours (rows, cols,
     3), ``flat`` marks the cells to judge; ``margin`` pixels of each cell's sides are left
-    out of the profiles across two cells.
+    out of the profiles across two cells. Returns two masks over the cells: those that run
+    into a neighbour in their row, and those that run into one in their column.
     """
     cell_px = rectified.shape[0] // flat.shape[0]
-    plain = np.zeros_like(flat)
-    for across in (False, True):  # neighbours in a row, then (transposed) in a column
+    runs_on = []
+    for down in (False, True):  # neighbours in a row, then (transposed) in a column
         block, judged, colours = (
             (rectified.transpose(1, 0, 2), flat.T, colour.transpose(1, 0, 2))
-            if across
+            if down
             else (rectified, flat, colour)
         )
         alike = np.linalg.norm(colours[:, :-1] - colours[:, 1:], axis=2) < RING_SAME_COLOUR
-        joined = np.zeros_like(judged)
-        for row, col in zip(*np.nonzero(judged[:, :-1] & judged[:, 1:] & alike), strict=True):
+        joined = judged[:, :-1] & judged[:, 1:] & alike  # each cell and the next
+        for row, col in zip(*np.nonzero(joined), strict=True):
             band = slice(row * cell_px + margin, (row + 1) * cell_px - margin)
             middles = slice(col * cell_px + cell_px // 2, (col + 1) * cell_px + cell_px // 2)
             profile = block[band, middles].mean(axis=0)
             level = (colours[row, col] + colours[row, col + 1]) / 2
-            if np.linalg.norm(profile - level, axis=1).max() < RING_SAME_COLOUR:
-                joined[row, col] = joined[row, col + 1] = True
-        plain |= joined.T if across else joined
+            joined[row, col] = np.linalg.norm(profile - level, axis=1).max() < RING_SAME_COLOUR
+        either = np.pad(joined, ((0, 0), (1, 0))) | np.pad(joined, ((0, 0), (0, 1)))
+        runs_on.append(either.T if down else either)
+    return runs_on[0], runs_on[1]
+
+
+def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
+    """Which cells of the ring around a face ((N+2, N+2), as :func:`_ringed_lab` orders
+    them; its corners are not judged) lie on one plain surface: each runs into a neighbour
+    along the ring with no line of any kind between (see :func:`_one_plain_surface`).
+
+    Tiles show grout between them, darker or lighter than they are; a plain table shows
+    none, whatever its colour. A cube's other faces, in view past a side, show stickers
+    and plastic.
+    """
+    n, cell_px = detection.size, 16
+    m = n + 2
+    bgr = _rectified(image, detection.homography, m, cell_px, -1.0)
+    lab = cv2.cvtColor(bgr.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+    margin = cell_px // 4  # the cells' middle halves, as the ring's colours are sampled
+    inner = _inner_patches(lab, m, margin)
+    colour = np.median(inner, axis=2)
+    off_colour = np.linalg.norm(inner - colour[:, :, None], axis=3) > MAX_STICKER_SPREAD
+    # Only those middles are read: they must lie in the frame.
+    rows, cols = np.mgrid[:m, :m]
+    inner_square = margin / cell_px + _UNIT_SQUARE * (1 - 2 * margin / cell_px)
+    corners = np.stack([cols, rows], axis=-1).reshape(-1, 1, 2) - 1 + inner_square
+    projected = _warp(corners.reshape(-1, 2).astype(float), detection.homography)
+    height, width = image.shape[:2]
+    in_frame = ((projected >= 0) & (projected < [width, height])).all(axis=1)
+    flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_colour.mean(axis=2) <= 0.35)
+    in_row, in_column = _one_plain_surface(lab, colour, flat, margin)
+    plain = np.zeros((m, m), bool)
+    plain[[0, -1], 1:-1] = in_row[[0, -1], 1:-1]  # the top and bottom sides run along rows
+    plain[1:-1, [0, -1]] = in_column[1:-1, [0, -1]]
     return plain
 
 
@@ -2392,7 +2437,8 @@ def _colour_continues(
     more colours repeats cell for cell is a striped surface: a background does not copy a row
     of stickers, and a piece's stickers all differ. It takes at least two repeating cells and
     half of the side's judged ones; a ring cell textured by text or an object over it counts
-    neither way. Only ring cells inside the frame are judged. ``block`` is
+    neither way, nor does one on a plain surface (a white table beside white stickers: see
+    :func:`_plain_surround`). Only ring cells inside the frame are judged. ``block`` is
     :func:`_ringed_lab`'s.
     """
     n = detection.size
@@ -2401,6 +2447,7 @@ def _colour_continues(
     spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
     inside = inside.reshape(n + 2, n + 2)
     middle = slice(1, n + 1)
+    plain = _plain_surround(image, detection)
     repeated_sides = judged_sides = 0
     striped = False
     for ring, border in (
@@ -2412,7 +2459,7 @@ def _colour_continues(
         judged = inside[ring]
         flat = judged & (spread[ring] < MAX_STICKER_SPREAD)
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
-        same = flat & (difference < RING_SAME_COLOUR)
+        same = flat & (difference < RING_SAME_COLOUR) & ~plain[ring]
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
         colours = median[border][same]

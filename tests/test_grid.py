@@ -129,11 +129,18 @@ def test_tracking_path_follows_a_moving_face() -> None:
     assert _matches(tracked, truth)
 
 
-def _drawn_face(colours: list[list[tuple[int, int, int]]], cell: int, gap: int, margin: int):
-    """A flat face drawn on a grey table: cells of ``cell`` px with ``gap`` px black seams."""
+def _drawn_face(
+    colours: list[list[tuple[int, int, int]]],
+    cell: int,
+    gap: int,
+    margin: int,
+    table: tuple[int, int, int] = (120, 120, 120),
+):
+    """A flat face drawn on a plain table (grey unless ``table`` is given): cells of
+    ``cell`` px with ``gap`` px black seams."""
     n = len(colours)
     side = n * cell + 2 * margin
-    image = np.full((side, side, 3), 120, np.uint8)
+    image = np.full((side, side, 3), table, np.uint8)
     for row in range(n):
         for col in range(n):
             x, y = margin + col * cell, margin + row * cell
@@ -1068,6 +1075,38 @@ def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles()
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+@pytest.mark.parametrize("mixed", [False, True], ids=["solved", "checkered"])
+def test_a_face_on_a_plain_table_of_its_white_is_found(size: int, mixed: bool) -> None:
+    # A white desk beside white stickers: past every side the table has a sticker's very
+    # colour, as the next tile of a floor would. But it runs on from cell to cell with no
+    # grout between, which tiles do not.
+    others = [_RED, _GREEN, _BLUE]
+    colours = [
+        [
+            _WHITE if not mixed or (row + col) % 2 == 0 else others[(row + col) % 3]
+            for col in range(size)
+        ]
+        for row in range(size)
+    ]
+    image = _drawn_face(colours, cell=240 // size, gap=5, margin=100, table=_WHITE)
+    noise = np.random.default_rng(size).normal(0, 3, image.shape)
+    image = np.clip(image + noise, 0, 255).astype(np.uint8)
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == size
+
+
+@pytest.mark.parametrize("grout", [(40, 40, 40), (250, 250, 250)], ids=["dark", "light"])
+def test_a_floor_of_white_tiles_is_no_face(grout: tuple[int, int, int]) -> None:
+    # The same white, as tiles with grout darker or lighter than they are, filling the frame.
+    image = np.full((480, 640, 3), grout, np.uint8)
+    for y in range(0, 480, 80):
+        for x in range(0, 640, 80):
+            image[y + 4 : y + 76, x + 4 : x + 76] = _WHITE
+    noise = np.random.default_rng(1).normal(0, 3, image.shape)
+    assert detect_grid(np.clip(image + noise, 0, 255).astype(np.uint8)) is None
 
 
 def _squares_on_cells(cells: list[tuple[int, int]]) -> _Regions:
