@@ -93,6 +93,7 @@ MIN_FACE_SHARE = 0.1  # smallest face side, as a share of the frame's short side
 SEAM_DIP = 0.12  # a seam is this much darker (relative) than each of its two cells
 SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this level instead
 SEAM_GREY_DIP = 0.5  # ... or, no lighter than a coloured cell, this much greyer (relative)
+SEAM_SHADE = SEAM_DIP * SEAM_FLOOR  # "no lighter" allows this much (8-bit lightness units)
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
 # are a board, not a cube
 RINGING_SHARE = 0.06  # (board test) a seam is darker than its darker cell by this share of
@@ -1959,8 +1960,9 @@ def _one_plain_surface(
 
 def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     """Which cells of the ring around a face ((N+2, N+2), as :func:`_ringed_lab` orders
-    them; its corners are not judged) lie on one plain surface: each runs into a neighbour
-    along the ring with no line of any kind between (see :func:`_one_plain_surface`).
+    them; its corners are not judged) lie on one plain surface past the face's border:
+    each runs into a neighbour along the ring with no line of any kind between (see
+    :func:`_one_plain_surface`), but not into the face's cell beside it.
 
     Tiles show grout between them, darker or lighter than they are; a plain table shows
     none, whatever its colour. A cube's other faces, in view past a side, show stickers
@@ -1983,9 +1985,11 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     in_frame = ((projected >= 0) & (projected < [width, height])).all(axis=1)
     flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_colour.mean(axis=2) <= 0.35)
     in_row, in_column = _one_plain_surface(lab, colour, flat, margin)
+    # Along the ring, and not into the face's cell beside it: a face's border stickers end
+    # at its plastic or a seam; a window over the table itself runs on into the ring.
     plain = np.zeros((m, m), bool)
-    plain[[0, -1], 1:-1] = in_row[[0, -1], 1:-1]  # the top and bottom sides run along rows
-    plain[1:-1, [0, -1]] = in_column[1:-1, [0, -1]]
+    plain[[0, -1], 1:-1] = (in_row & ~in_column)[[0, -1], 1:-1]  # top and bottom sides
+    plain[1:-1, [0, -1]] = (in_column & ~in_row)[1:-1, [0, -1]]
     return plain
 
 
@@ -2015,20 +2019,23 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
     samples each) show a line of plastic or a seam at their boundary.
 
     Against each cell the line is darker, by ``SEAM_DIP`` of the cell's lightness
-    (``SEAM_FLOOR`` at least), or, no lighter than the cell, greyer by ``SEAM_GREY_DIP`` of
-    its chroma: in dim light a dark blue or green sticker is as dark as the plastic around
-    it, but the plastic stays grey.
+    (``SEAM_FLOOR`` at least), or, no more than ``SEAM_SHADE`` lighter than the cell, greyer
+    by ``SEAM_GREY_DIP`` of its chroma: in dim light a dark blue or green sticker is as dark
+    as the plastic around it (blur leaves a thin line of plastic a shade lighter), but the
+    plastic stays grey.
     """
     offset = (np.arange(2 * cell_px) + 0.5) / cell_px - 1.0  # in cells from the boundary
     line = np.abs(offset) <= 0.15
-    line_lightness, line_chroma = lightness[line].min(), chroma[line].min()
+    line_lightness, line_chroma = lightness[line], chroma[line]
     for side in (offset < -0.2, offset > 0.2):
         cell_lightness, cell_chroma = np.median(lightness[side]), np.median(chroma[side])
-        darker = _seam_dip(cell_lightness, line_lightness) > SEAM_DIP
-        greyer = line_lightness <= cell_lightness and (
+        darker = _seam_dip(cell_lightness, line_lightness.min()) > SEAM_DIP
+        # Grey and dark in one place: where a pale colour meets a deep one, the line holds
+        # the pale one's low chroma and, elsewhere, the deep one's lightness.
+        greyer = (line_lightness <= cell_lightness + SEAM_SHADE) & (
             cell_chroma - line_chroma > SEAM_GREY_DIP * cell_chroma
         )
-        if not (darker or greyer):
+        if not (darker or greyer.any()):
             return False
     return True
 

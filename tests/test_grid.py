@@ -19,7 +19,9 @@ from scanner.grid import (
     _grid_continues,
     _leaves_out_its_own,
     _link_crossings,
+    _make_detection,
     _objects_beside_a_smaller_face,
+    _plain_surround,
     _region_scales,
     _Regions,
     _seen_cells,
@@ -540,24 +542,42 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
     assert not _three_of_four_hold(face_h, support, floor_lab)
 
 
-def _sticker_on_plastic(image: np.ndarray, x: int, y: int, colour, plastic: int) -> None:
-    """Paint a 40 px cell at (x, y): grey-level ``plastic`` with a ``colour`` sticker 3 px in."""
+def _sticker_on_plastic(
+    image: np.ndarray, x: int, y: int, colour, plastic: int, inset: int = 3
+) -> None:
+    """Paint a 40 px cell at (x, y): grey-level ``plastic`` with a ``colour`` sticker
+    ``inset`` px in."""
     image[y : y + 40, x : x + 40] = plastic
-    image[y + 3 : y + 37, x + 3 : x + 37] = colour
+    image[y + inset : y + 40 - inset, x + inset : x + 40 - inset] = colour
+
+
+_DARK_BLUE_AND_GREEN = [(45, 12, 2), (12, 34, 6), (45, 12, 2)]
 
 
 @pytest.mark.parametrize(
-    ("stickers", "hold"),
-    [([(45, 12, 2), (12, 34, 6), (45, 12, 2)], True), ([(14, 14, 14)] * 3, False)],
-    ids=["dark-blue-and-green", "dark-grey"],
+    ("stickers", "plastic", "hold"),
+    [
+        (_DARK_BLUE_AND_GREEN, 9, True),
+        (_DARK_BLUE_AND_GREEN, 19, True),
+        ([(14, 14, 14)] * 3, 9, False),
+        ([(14, 14, 14)] * 3, 19, False),
+    ],
+    ids=[
+        "dark-blue-and-green",
+        "dark-blue-and-green-on-a-shade-lighter-plastic",
+        "dark-grey",
+        "dark-grey-on-a-shade-lighter-plastic",
+    ],
 )
-def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, hold) -> None:
+def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, plastic, hold) -> None:
     # Lightness 11 stickers on lightness 7 plastic: too little darker for a seam, but the
-    # plastic is grey where the blue and green are not. Grey squares show no seam at all.
+    # plastic is grey where the blue and green are not; so it is on plastic of lightness 15,
+    # a shade lighter than the blue (as blur leaves a thin seam in dim light). Grey squares
+    # show no seam.
     rng = np.random.default_rng(8)
     image = rng.integers(0, 60, (240, 320, 3), dtype=np.uint8)  # a dim textured table
     for (col, row), colour in zip([(3, 2), (4, 2), (3, 3)], stickers, strict=True):
-        _sticker_on_plastic(image, col * 40, row * 40, colour, plastic=9)
+        _sticker_on_plastic(image, col * 40, row * 40, colour, plastic=plastic, inset=6)
     image[120:160, 160:200] = (120, 150, 200)  # a finger over the fourth
     face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
     support = np.array([[True, True], [True, False]])
@@ -1096,6 +1116,20 @@ def test_a_face_on_a_plain_table_of_its_white_is_found(size: int, mixed: bool) -
     image = np.clip(image + noise, 0, 255).astype(np.uint8)
     detection = detect_grid(image)
     assert detection is not None and detection.size == size
+
+
+def test_a_window_over_the_table_itself_is_not_beside_a_plain_surface() -> None:
+    # The same white table; a 3x3 grid of 80 px cells over it with a drawn face, and over
+    # the table alone (as a window over scattered objects may lie). Past the face's sides
+    # the table is plain; the table alone runs on into the ring, which then is no surround.
+    image = _drawn_face([[_WHITE] * 3] * 3, cell=80, gap=5, margin=100, table=_WHITE)
+    grid = _make_detection(np.array([[80.0, 0, 100], [0, 80, 100], [0, 0, 1]]), 3, np.ones((3, 3)))
+    sides = np.ones((5, 5), bool)
+    sides[1:-1, 1:-1] = False
+    sides[[0, 0, -1, -1], [0, -1, 0, -1]] = False
+    assert (_plain_surround(image, grid) == sides).all()
+    table = np.full_like(image, _WHITE)
+    assert not _plain_surround(table, grid).any()
 
 
 @pytest.mark.parametrize("grout", [(40, 40, 40), (250, 250, 250)], ids=["dark", "light"])
