@@ -940,6 +940,21 @@ def _eval_detect_scene(index: int, seed: int = 2024):
     return render_scene(spec)
 
 
+@pytest.mark.parametrize(
+    ("seed", "index"),
+    [(11, 916), (11, 944), (5, 848), (7, 1641), (11, 1328), (5, 100)],
+    ids=["2x2-dim-plain-table", "2x2-blue-table", "2x2-blue-stickers-blue-table",
+         "3x3-grey-violet-table", "2x2-blue-on-plastic-a-shade-lighter", "2x2-glare"],
+)  # fmt: skip
+def test_faces_beside_a_plain_table_of_their_colours_or_thin_seams_are_found(seed, index):
+    # Scenes of eval_detect.py --seed S: dim faces on a plain backdrop that dim light brings
+    # within a few units of a sticker's colour (refused as a floor's next tiles), and 2x2
+    # faces under a finger whose only seam left to see is a shade lighter than a dark
+    # sticker beside it, or greyer than a sticker washed by glare.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+
+
 def test_a_corner_of_small_stickers_is_not_taken_for_a_2x2_while_a_finer_pass_is_left() -> None:
     # Scene 863 of eval_detect.py's 2,000: a 5x5 at 320x240 whose stickers are 15 px. The
     # first pass resolves only a 2x2 of it (and one more sticker, a stray to that 2x2); the
