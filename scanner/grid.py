@@ -2454,7 +2454,7 @@ def _colour_continues(
     spread = (lab[:, 18] - lab[:, 6]).max(axis=1).reshape(n + 2, n + 2)  # ~interquartile
     inside = inside.reshape(n + 2, n + 2)
     middle = slice(1, n + 1)
-    plain = _plain_surround(image, detection)
+    plain = None  # judged once a side has a cell that repeats
     repeated_sides = judged_sides = 0
     striped = False
     for ring, border in (
@@ -2466,7 +2466,10 @@ def _colour_continues(
         judged = inside[ring]
         flat = judged & (spread[ring] < MAX_STICKER_SPREAD)
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
-        same = flat & (difference < RING_SAME_COLOUR) & ~plain[ring]
+        same = flat & (difference < RING_SAME_COLOUR)
+        if same.any():
+            plain = _plain_surround(image, detection) if plain is None else plain
+            same &= ~plain[ring]
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
         colours = median[border][same]
