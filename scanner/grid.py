@@ -1850,6 +1850,9 @@ def _unseen_cells_are_surround(
     return judged >= 2
 
 
+_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])  # a cell's corners, from its first
+
+
 def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray) -> bool:
     """True when the three seen cells of a 2x2 window look like a cube face's stickers.
 
@@ -1886,8 +1889,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     ring = np.ones((4, 4), bool)
     ring[1:3, 1:3] = False
     rows, cols = np.nonzero(ring)
-    unit_square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])
-    cell_corners = np.stack([cols - 1, rows - 1], axis=1)[:, None] + unit_square
+    cell_corners = np.stack([cols - 1, rows - 1], axis=1)[:, None] + _UNIT_SQUARE
     projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h).reshape(-1, 4, 2)
     height, width = lab.shape[:2]
     in_frame = np.all((projected >= 0) & (projected < [width, height]), axis=(1, 2))
@@ -1911,9 +1913,6 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     return _seam_between(
         lightness[:, in_column].mean(axis=1), chroma[:, in_column].mean(axis=1), cell_px
     ) and _seam_between(lightness[in_row, :].mean(axis=0), chroma[in_row, :].mean(axis=0), cell_px)
-
-
-_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])  # a cell's corners, from its first
 
 
 def _inner_patches(rectified: np.ndarray, cells: int, margin: int) -> np.ndarray:
@@ -2727,7 +2726,7 @@ def _face_points(n: int) -> np.ndarray:
     """Cell centres (row-major), each cell's corners and the face's corners, face coords."""
     rows, cols = np.divmod(np.arange(n * n), n)
     cell = np.stack([cols, rows], -1).astype(float)
-    corners = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    corners = _UNIT_SQUARE.astype(float)
     points = np.vstack([cell + 0.5, (cell[:, None] + corners).reshape(-1, 2), corners * n])
     points.flags.writeable = False  # shared between calls
     return points
