@@ -1993,14 +1993,14 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
 
 
 def _rectified(
-    lab: np.ndarray, face_h: np.ndarray, cells: int, cell_px: int, first: float = 0.0
+    image: np.ndarray, face_h: np.ndarray, cells: int, cell_px: int, first: float = 0.0
 ) -> np.ndarray:
     """The block of ``cells`` x ``cells`` grid cells whose first cell's corner is
-    (``first``, ``first``), warped to ``cell_px`` pixels a cell (float32, the image's
-    channels)."""
+    (``first``, ``first``), warped from ``image`` (any channels; ``face_h`` maps face
+    coordinates to its pixels) to ``cell_px`` pixels a cell (float32)."""
     to_face = np.array([[1.0 / cell_px, 0, first], [0, 1.0 / cell_px, first], [0, 0, 1]])
     return cv2.warpPerspective(
-        lab,
+        image,
         np.linalg.inv(face_h @ to_face),
         (cells * cell_px, cells * cell_px),
         flags=cv2.INTER_LINEAR,
