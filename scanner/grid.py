@@ -1890,9 +1890,8 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     ring[1:3, 1:3] = False
     rows, cols = np.nonzero(ring)
     cell_corners = np.stack([cols - 1, rows - 1], axis=1)[:, None] + _UNIT_SQUARE
-    projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h).reshape(-1, 4, 2)
-    height, width = lab.shape[:2]
-    in_frame = np.all((projected >= 0) & (projected < [width, height]), axis=(1, 2))
+    projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h)
+    in_frame = _in_frame(projected, lab.shape).reshape(-1, 4).all(axis=1)
     distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
     mostly_one = off_colour.mean(axis=2)[rows, cols] <= 0.35
     repeats = in_frame & mostly_one & (distance.min(axis=1) < RING_SAME_COLOUR)
@@ -1979,9 +1978,9 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     rows, cols = np.mgrid[:m, :m]
     inner_square = margin / cell_px + _UNIT_SQUARE * (1 - 2 * margin / cell_px)
     corners = np.stack([cols, rows], axis=-1).reshape(-1, 1, 2) - 1 + inner_square
-    projected = _warp(corners.reshape(-1, 2).astype(float), detection.homography)
-    height, width = image.shape[:2]
-    in_frame = ((projected >= 0) & (projected < [width, height])).all(axis=1)
+    in_frame = _in_frame(
+        _warp(corners.reshape(-1, 2).astype(float), detection.homography), image.shape
+    )
     flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_colour.mean(axis=2) <= 0.35)
     in_row, in_column = _one_plain_surface(lab, colour, flat, margin)
     # Along the ring, and not into the face's cell beside it: a face's border stickers end
