@@ -95,7 +95,7 @@ SEAM_FLOOR = 40.0  # grey level below which the dip is measured against this lev
 SEAM_GREY_DIP = 0.5  # ... or, no lighter than a coloured cell, this much greyer (relative)
 SEAM_SHADE = SEAM_DIP * SEAM_FLOOR  # "no lighter" allows this much (8-bit lightness units)
 MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alternating colours
-# are a board, not a cube
+# are a board, not a cube (and a face found on faint edges is texture)
 RINGING_SHARE = 0.06  # (board test) a seam is darker than its darker cell by this share of
 # the two cells' difference in lightness
 RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
@@ -528,7 +528,7 @@ def detect_grid(
                 return detection
     if last_resort is not None:
         return last_resort
-    found = _slack_faces(image, size, passes)
+    found = _slack_faces(image, size, passes) or _faint_faces(image, size, passes)
     if found and not _not_a_face(image, found[0]):
         return found[0]
     return _more_scales(image, size) if thorough else None
@@ -663,6 +663,38 @@ def _slack_faces(
         )
         if scale != first:
             found = _not_continued(image, found, first_lab, first_regions, scale == coarse)
+        if found:
+            return found
+    return []
+
+
+def _faint_faces(
+    image: np.ndarray, size: int | None, passes: dict[float, _Pass]
+) -> list[FaceDetection]:
+    """The region cue's passes (as :func:`_slack_faces` takes them) with fainter edges,
+    for a dark or dimly lit face whose seams the usual thresholds miss.
+
+    Faint edges also find regions in a textured surface's noise, and cut a board's or a
+    keyboard's tiles into pieces, so that it no longer shows continuing around a window. A
+    face found so must show a sticker in nearly every cell (see ``most_cells_seen``), the
+    seams those edges claim between its cells, and must not continue in the first pass's
+    regions (the usual edges keep a board's tiles whole).
+    """
+    first = next(iter(passes))
+    first_lab, first_regions = passes[first].lab, passes[first].regions
+    for scale, usual in passes.items():
+        regions = _find_regions(usual.lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
+        found = _detect_scaled(
+            image,
+            scale,
+            size,
+            (0.0, 0.0),
+            1,
+            prepared=_pass_at(usual.lab, regions),
+            most_cells_seen=True,
+        )
+        found = [face for face in found if _seam_share(image, face) >= MIN_SEAM_SHARE]
+        found = _not_continued(image, found, first_lab, first_regions, along_a_side=True)
         if found:
             return found
     return []
@@ -1040,23 +1072,30 @@ def _face_of_lattice(homography: np.ndarray) -> np.ndarray:
 
 
 MAX_LIGHTNESS_STRETCH = 2.5  # the most a frame's lightness range is stretched for its edges
+# Canny's (low, high) thresholds for the stretched lightness and for each chroma channel.
+EDGE_THRESHOLDS = ((40, 100), (16, 40))
+# Fainter ones, for a last look: a dark or dim face's seams are shallow dips once blurred.
+FAINT_EDGE_THRESHOLDS = ((30, 80), (12, 32))
 
 
-def _edges(lab: np.ndarray) -> np.ndarray:
+def _edges(lab: np.ndarray, thresholds=EDGE_THRESHOLDS) -> np.ndarray:
+    (light_low, light_high), (chroma_low, chroma_high) = thresholds
     lightness, a, b = cv2.split(lab)
     low, high = np.percentile(lightness[::4, ::4], (2, 98))
     # A dim frame's lightness is stretched, but only so far: its noise is stretched with it,
     # and in the dark, where lightness rises steeply, each grey level is several L units.
     gain = 255.0 / max(float(high - low), 255.0 / MAX_LIGHTNESS_STRETCH)
     stretched = cv2.convertScaleAbs(lightness, alpha=gain, beta=-float(low) * gain)
-    edges = cv2.Canny(stretched, 40, 100)
-    edges |= cv2.Canny(a, 16, 40)
-    edges |= cv2.Canny(b, 16, 40)
+    edges = cv2.Canny(stretched, light_low, light_high)
+    edges |= cv2.Canny(a, chroma_low, chroma_high)
+    edges |= cv2.Canny(b, chroma_low, chroma_high)
     return edges
 
 
-def _find_regions(lab: np.ndarray, max_elongation: float = 2.6) -> _Regions:
-    edges = _edges(lab)
+def _find_regions(
+    lab: np.ndarray, max_elongation: float = 2.6, edge_thresholds=EDGE_THRESHOLDS
+) -> _Regions:
+    edges = _edges(lab, edge_thresholds)
     # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
     free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
     count, labels = cv2.connectedComponents(free.view(np.uint8), connectivity=4)

@@ -8,7 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import grid
 from scanner.grid import (
+    EDGE_THRESHOLDS,
     REGION_COARSE_SIDE,
     _CellStatistics,
     _corners_near,
@@ -929,6 +931,29 @@ def test_a_face_with_a_finger_over_a_sticker_and_a_stray_square_is_found() -> No
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert np.allclose(np.sort(detection.quad[:, 0])[[0, -1]], [120, 300], atol=6)
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 133), (5, 1646), (31, 732)])
+def test_faces_whose_seams_only_faint_edges_find_are_found(seed, index, monkeypatch) -> None:
+    # eval_detect.py scenes: a dark green 3x3 on green in dim light (11, 133), a stickerless
+    # 4x4 (5, 1646) and 2x2 (31, 732) whose seams blur into shallow dips. The usual edge
+    # thresholds close no regions around their stickers; the last look, with fainter ones,
+    # does.
+    image, truth = _eval_detect_scene(index, seed)
+    assert _matches(detect_grid(image), truth)
+    monkeypatch.setattr(grid, "FAINT_EDGE_THRESHOLDS", EDGE_THRESHOLDS)
+    assert detect_grid(image) is None
+
+
+@pytest.mark.parametrize(("seed", "index"), [(11, 484), (31, 192)])
+def test_faint_edges_find_no_face_in_texture_or_a_keyboard(seed, index) -> None:
+    # eval_detect.py no-cube scenes where faint edges alone lined up regions into a window:
+    # a blurred blue texture's noise (11, 484: no seams between the cells) and a keyboard's
+    # keys cut into pieces (31, 192: a sticker unseen in a third of its cells).
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(index + 1):
+        image = render_clutter(rng)
+    assert detect_grid(image) is None
 
 
 def _eval_detect_scene(index: int, seed: int = 2024):
