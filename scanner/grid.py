@@ -1073,12 +1073,13 @@ def _face_of_lattice(homography: np.ndarray) -> np.ndarray:
 
 MAX_LIGHTNESS_STRETCH = 2.5  # the most a frame's lightness range is stretched for its edges
 # Canny's (low, high) thresholds for the stretched lightness and for each chroma channel.
-EDGE_THRESHOLDS = ((40, 100), (16, 40))
+EdgeThresholds = tuple[tuple[int, int], tuple[int, int]]
+EDGE_THRESHOLDS: EdgeThresholds = ((40, 100), (16, 40))
 # Fainter ones, for a last look: a dark or dim face's seams are shallow dips once blurred.
-FAINT_EDGE_THRESHOLDS = ((30, 80), (12, 32))
+FAINT_EDGE_THRESHOLDS: EdgeThresholds = ((30, 80), (12, 32))
 
 
-def _edges(lab: np.ndarray, thresholds=EDGE_THRESHOLDS) -> np.ndarray:
+def _edges(lab: np.ndarray, thresholds: EdgeThresholds = EDGE_THRESHOLDS) -> np.ndarray:
     (light_low, light_high), (chroma_low, chroma_high) = thresholds
     lightness, a, b = cv2.split(lab)
     low, high = np.percentile(lightness[::4, ::4], (2, 98))
@@ -1093,7 +1094,7 @@ def _edges(lab: np.ndarray, thresholds=EDGE_THRESHOLDS) -> np.ndarray:
 
 
 def _find_regions(
-    lab: np.ndarray, max_elongation: float = 2.6, edge_thresholds=EDGE_THRESHOLDS
+    lab: np.ndarray, max_elongation: float = 2.6, edge_thresholds: EdgeThresholds = EDGE_THRESHOLDS
 ) -> _Regions:
     edges = _edges(lab, edge_thresholds)
     # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
