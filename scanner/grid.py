@@ -678,10 +678,12 @@ def _faint_faces(
     keyboard's tiles into pieces, so that it no longer shows continuing around a window. A
     face found so must show a sticker in nearly every cell (see ``most_cells_seen``), the
     seams those edges claim between its cells, and must not continue in the first pass's
-    regions (the usual edges keep a board's tiles whole).
+    regions (the usual edges keep a board's tiles whole). Nor may those regions show a
+    sticker in every cell of it: that window was judged, and refused, with them.
     """
     first = next(iter(passes))
     first_lab, first_regions = passes[first].lab, passes[first].regions
+    to_first = np.linalg.inv(_to_frame(first_lab.shape, image.shape))
     for scale, usual in passes.items():
         regions = _find_regions(usual.lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
         found = _detect_scaled(
@@ -693,11 +695,31 @@ def _faint_faces(
             prepared=_pass_at(usual.lab, regions),
             most_cells_seen=True,
         )
-        found = [face for face in found if _seam_share(image, face) >= MIN_SEAM_SHARE]
+        found = [
+            face
+            for face in found
+            if _seam_share(image, face) >= MIN_SEAM_SHARE
+            and _cells_with_a_region(to_first @ face.homography, face.size, first_regions)
+            < face.size**2
+        ]
         found = _not_continued(image, found, first_lab, first_regions, along_a_side=True)
         if found:
             return found
     return []
+
+
+def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
+    """How many cells of the face (``face_h`` into the regions' image) have a region of about
+    a sticker's size at their middle (within a quarter pitch; a quarter to 1.2 cell areas,
+    as :func:`_lattice_continues` counts a tile)."""
+    if len(regions.areas) == 0:
+        return 0
+    lattice_h = face_h @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+    cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
+    dist, index = _nearest(_warp(cells, lattice_h), regions.centers)
+    area = _cell_areas(cells, lattice_h)
+    sized = (regions.areas[index] > 0.25 * area) & (regions.areas[index] < 1.2 * area)
+    return int(np.sum((dist < 0.25 * _pitch(lattice_h)) & sized))
 
 
 def _not_continued(
