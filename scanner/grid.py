@@ -714,7 +714,7 @@ def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
     as :func:`_lattice_continues` counts a tile)."""
     if len(regions.areas) == 0:
         return 0
-    lattice_h = face_h @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+    lattice_h = _lattice_of_face(face_h)
     cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
     dist, index = _nearest(_warp(cells, lattice_h), regions.centers)
     area = _cell_areas(cells, lattice_h)
@@ -840,9 +840,8 @@ def _continues_at(
     if len(regions.areas) == 0:
         return False
     to_small = np.linalg.inv(_to_frame(lab.shape, image.shape))
-    centred = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])  # cell centres at integers
     return _grid_continues(
-        to_small @ face.homography @ centred, face.size, regions, lab, along_a_side
+        _lattice_of_face(to_small @ face.homography), face.size, regions, lab, along_a_side
     )
 
 
@@ -1086,6 +1085,11 @@ def _face_of_lattice(homography: np.ndarray) -> np.ndarray:
     """The face homography (face coords: cell (col, row) spans col..col + 1, row..row + 1)
     of a lattice homography (which maps integer coords to cell centres)."""
     return homography @ np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1.0]])
+
+
+def _lattice_of_face(face_h: np.ndarray) -> np.ndarray:
+    """The lattice homography of a face homography (the inverse of :func:`_face_of_lattice`)."""
+    return face_h @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
 
 
 # ----------------------------------------------------------------------------------------------
