@@ -710,16 +710,27 @@ def _faint_faces(
 
 def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
     """How many cells of the face (``face_h`` into the regions' image) have a region of about
-    a sticker's size at their middle (within a quarter pitch; a quarter to 1.2 cell areas,
-    as :func:`_lattice_continues` counts a tile)."""
-    if len(regions.areas) == 0:
-        return 0
+    a sticker's size at their middle (see :func:`_regions_at`)."""
     lattice_h = _lattice_of_face(face_h)
     cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
-    dist, index = _nearest(_warp(cells, lattice_h), regions.centers)
-    area = _cell_areas(cells, lattice_h)
-    sized = (regions.areas[index] > 0.25 * area) & (regions.areas[index] < 1.2 * area)
-    return int(np.sum((dist < 0.25 * _pitch(lattice_h)) & sized))
+    _, near, of_cell_size = _regions_at(
+        _warp(cells, lattice_h), regions, _pitch(lattice_h), _cell_areas(cells, lattice_h)
+    )
+    return int(np.sum(near & of_cell_size))
+
+
+def _regions_at(
+    points: np.ndarray, regions: _Regions, pitch: float, cell_area: float | np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each point's nearest region (index), whether it lies within a quarter ``pitch`` of the
+    point, and whether it is of about a cell's size (a quarter to 1.2 of ``cell_area``): a
+    lattice's tile or sticker there. With no regions, none is near or of the size."""
+    if len(regions.areas) == 0:
+        nothing = np.zeros(len(points), bool)
+        return np.zeros(len(points), np.int64), nothing, nothing.copy()
+    dist, idx = _nearest(points, regions.centers)
+    areas = regions.areas[idx]
+    return idx, dist < 0.25 * pitch, (areas > 0.25 * cell_area) & (areas < 1.2 * cell_area)
 
 
 def _not_continued(
@@ -2214,15 +2225,14 @@ def _lattice_continues(
     height, width = lab.shape[:2]
     inside = _in_frame(predicted, lab.shape)
     pitch = _pitch(homography)
-    dist, idx = _nearest(predicted, regions.centers)
-    close = (dist < 0.25 * pitch) & ~(first & beyond_only)
+    idx, near, of_cell_size = _regions_at(predicted, regions, pitch, pitch * pitch)
+    close = near & ~(first & beyond_only)
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
     # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
     # of background texture is not a continuation).
-    cell_area = pitch * pitch
-    similar = (regions.areas[idx] > 0.25 * cell_area) & (regions.areas[idx] < 1.2 * cell_area)
+    similar = of_cell_size
     # ... and roughly square, unless the frame's edge may cut it; and not squashed across
     # the window's side, as the next face of the cube is where it bends away.
     _, shape = _shapes_in_lattice(
