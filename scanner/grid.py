@@ -680,21 +680,22 @@ def _faint_faces(
     seams those edges claim between its cells, and must not continue in the first pass's
     regions (the usual edges keep a board's tiles whole). Nor may those regions show a
     sticker in every cell of it: that window was judged, and refused, with them.
+
+    Each pass is looked at twice: as it is, then blurred further (see :func:`_denoised`).
+    Blurred, a keyboard's keys beside their missing neighbours line up in 2x2 windows that
+    hold as faces; a 2x2, four stickers only, is not looked for there.
     """
     first = next(iter(passes))
     first_lab, first_regions = passes[first].lab, passes[first].regions
     to_first = np.linalg.inv(_to_frame(first_lab.shape, image.shape))
-    for scale, usual in passes.items():
-        regions = _find_regions(usual.lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
+    looks = [(scale, usual.lab, 2) for scale, usual in passes.items()]
+    looks += [(scale, _denoised(usual.lab), MIN_DENOISED_SIZE) for scale, usual in passes.items()]
+    for scale, lab, smallest in looks:
+        regions = _find_regions(lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
         found = _detect_scaled(
-            image,
-            scale,
-            size,
-            (0.0, 0.0),
-            1,
-            prepared=_pass_at(usual.lab, regions),
-            most_cells_seen=True,
+            image, scale, size, (0.0, 0.0), 1, prepared=_pass_at(lab, regions), most_cells_seen=True
         )
+        found = [face for face in found if face.size >= smallest]
         found = [
             face
             for face in found
@@ -706,6 +707,19 @@ def _faint_faces(
         if found:
             return found
     return []
+
+
+def _denoised(lab: np.ndarray) -> np.ndarray:
+    """A pass's working image blurred by ``FAINT_DENOISE`` more: in a dim frame the sensor
+    noise is as strong as a dark face's seams, and faint edges cut its cells into pieces.
+
+    Examples
+    --------
+    >>> noisy = np.random.default_rng(0).integers(0, 255, (40, 40, 3)).astype(np.uint8)
+    >>> bool(_denoised(noisy).std() < noisy.std())
+    True
+    """
+    return cv2.GaussianBlur(lab, (0, 0), FAINT_DENOISE)
 
 
 def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
@@ -1114,6 +1128,8 @@ EdgeThresholds = tuple[tuple[int, int], tuple[int, int]]
 EDGE_THRESHOLDS: EdgeThresholds = ((40, 100), (16, 40))
 # Fainter ones, for a last look: a dark or dim face's seams are shallow dips once blurred.
 FAINT_EDGE_THRESHOLDS: EdgeThresholds = ((30, 80), (12, 32))
+FAINT_DENOISE = 1.0  # sigma of the faint look's further blur, in the pass's pixels
+MIN_DENOISED_SIZE = 3  # the smallest face looked for with it
 
 
 def _edges(lab: np.ndarray, thresholds: EdgeThresholds = EDGE_THRESHOLDS) -> np.ndarray:
