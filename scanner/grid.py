@@ -2132,6 +2132,9 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
 
 
 MAX_CELLS_OUTSIDE = 2  # a corner sticker and a neighbour of a large face the frame cuts
+# A ring cell shows when a row of its middle's 5 x 5 samples does: a floor filling the frame
+# shows its next tiles, cut by the frame's edge, past a window's side.
+MIN_SHOWN_SHARE = 0.2
 
 
 def _plausible_quad(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -2508,11 +2511,15 @@ def _turned_in_cells(
 
 def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:
     """The grid's cells and the ring of cells around it, (N+2)^2 row-major: each cell's 25
-    samples in Lab, sorted per channel ((N+2)^2, 25, 3) float, and whether they all lie in
-    the frame ((N+2)^2,)."""
+    samples in Lab, sorted per channel ((N+2)^2, 25, 3) float, and whether it shows in the
+    frame ((N+2)^2,): ``MIN_SHOWN_SHARE`` of its samples or more lie there.
+
+    A cell the frame's edge cuts is read from what shows of it: the samples past the edge
+    repeat the pixels along it, which are that cell's.
+    """
     samples, inside = _cell_samples(image, detection.homography, detection.size + 2, -1.0)
     lab = cv2.cvtColor(samples, cv2.COLOR_BGR2Lab).astype(float)
-    return np.sort(lab, axis=1), inside.all(axis=1)
+    return np.sort(lab, axis=1), inside.mean(axis=1) >= MIN_SHOWN_SHARE
 
 
 def _cell_medians(ringed: np.ndarray, n: int) -> np.ndarray:
@@ -2535,7 +2542,7 @@ def _colour_continues(
     of stickers, and a piece's stickers all differ. It takes at least two repeating cells and
     half of the side's judged ones; a ring cell textured by text or an object over it counts
     neither way, nor does one on a plain surface (a white table beside white stickers: see
-    :func:`_plain_surround`). Only ring cells inside the frame are judged. ``block`` is
+    :func:`_plain_surround`). Only ring cells that show in the frame are judged. ``block`` is
     :func:`_ringed_lab`'s.
     """
     n = detection.size

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import grid
 from scanner.grid import (
     _candidates,
     _cell_statistics,
@@ -98,6 +99,10 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(6541, id="cut-by-the-frame-with-cells-not-seen"),
         pytest.param(6985, id="cut-by-the-frame-with-cells-not-seen-2"),
         pytest.param(7012, id="cut-by-the-frame-with-cells-not-seen-3"),
+        # A floor filling the frame: past the window's sides its next tiles show only in
+        # part, cut by the frame's edge; what shows of them repeats the window's colours.
+        pytest.param(6416, id="tiles-cut-by-the-frame-past-the-window"),
+        pytest.param(6315, id="tiles-cut-by-the-frame-past-the-window-2"),
     ],
 )
 def test_no_cube_scenes_of_each_refused_class_give_no_face(seed):
@@ -133,6 +138,22 @@ def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
     corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
     assert _colour_continues(tiles, corner, _ringed_lab(tiles, corner))
     assert not _colour_continues(face, corner, _ringed_lab(face, corner))
+
+
+def test_tiles_the_frame_cuts_past_a_window_continue_in_colour(monkeypatch):
+    # A floor filling the frame but for a table past the window's right side: past its top
+    # and left sides the next tiles show only in part, cut by the frame's edge, and are
+    # judged by what shows of them.
+    tiles = np.full((240, 320, 3), (90, 90, 90), np.uint8)
+    for row in range(7):
+        for col in range(9):
+            top, left = row * 40 - 20, col * 40 - 20
+            tiles[max(0, top + 3) : top + 37, max(0, left + 3) : left + 37] = (40, 40, 200)
+    tiles[:, 140:] = (200, 160, 120)
+    window = _make_detection(np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]]), 3, np.ones((3, 3)))
+    assert _colour_continues(tiles, window, _ringed_lab(tiles, window))
+    monkeypatch.setattr(grid, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
+    assert not _colour_continues(tiles, window, _ringed_lab(tiles, window))
 
 
 def test_stripes_running_past_one_side_continue_in_colour():
