@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 import cv2
@@ -688,18 +689,20 @@ def _faint_faces(
     first = next(iter(passes))
     first_lab, first_regions = passes[first].lab, passes[first].regions
     to_first = np.linalg.inv(_to_frame(first_lab.shape, image.shape))
-    looks = [(scale, usual.lab, 2) for scale, usual in passes.items()]
-    looks += [(scale, _denoised(usual.lab), MIN_DENOISED_SIZE) for scale, usual in passes.items()]
+    looks = chain(  # the blurred images are made only when needed
+        ((scale, usual.lab, 2) for scale, usual in passes.items()),
+        ((scale, _denoised(usual.lab), MIN_DENOISED_SIZE) for scale, usual in passes.items()),
+    )
     for scale, lab, smallest in looks:
         regions = _find_regions(lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
         found = _detect_scaled(
             image, scale, size, (0.0, 0.0), 1, prepared=_pass_at(lab, regions), most_cells_seen=True
         )
-        found = [face for face in found if face.size >= smallest]
         found = [
             face
             for face in found
-            if _seam_share(image, face) >= MIN_SEAM_SHARE
+            if face.size >= smallest
+            and _seam_share(image, face) >= MIN_SEAM_SHARE
             and _cells_with_a_region(to_first @ face.homography, face.size, first_regions)
             < face.size**2
         ]
