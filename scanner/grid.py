@@ -21,11 +21,16 @@
    one for large blurred faces; then the crossings of a stickerless face seen close
    (the dark gaps where four pieces' rounded corners meet, which lie on a lattice even
    where same-coloured pieces merge into blocks); then the second cue, sticker quads
-   from several binarisations fitted to a lattice by RANSAC. A thorough search (offline
+   from several binarisations fitted to a lattice by RANSAC. When all of these find
+   nothing, the scales are searched again, first with a small region's slack in squareness,
+   then with fainter edges (for a dark face's shallow seams), then with fainter edges on
+   each scale blurred further (for a dim frame's noise); a face found so must show a
+   sticker in nearly every cell and seams between them. A thorough search (offline
    photos) tries more scales, then cuts rows of merged same-colour stickers into their
    stickers. A board pattern (two colours alternating with no seams) is refused, and so
-   is a grid whose colours repeat in the flat cells past three of its sides (tiles), or
-   cell for cell past one side whose border holds two or more colours (stripes).
+   is a grid whose colours repeat in the flat cells past three of its sides (tiles; a cell
+   the frame's edge cuts is judged by what shows of it), or cell for cell past one side
+   whose border holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
