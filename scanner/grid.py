@@ -734,7 +734,7 @@ def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
     """How many cells of the face (``face_h`` into the regions' image) have a region of about
     a sticker's size at their middle (see :func:`_regions_at`)."""
     lattice_h = _lattice_of_face(face_h)
-    cells = np.array([(c, r) for r in range(n) for c in range(n)], float)
+    cells = _cell_middles(n) - 0.5  # in the lattice's coordinates
     _, near, of_cell_size = _regions_at(
         _warp(cells, lattice_h), regions, _pitch(lattice_h), _cell_areas(cells, lattice_h)
     )
@@ -2252,16 +2252,15 @@ def _lattice_continues(
     height, width = lab.shape[:2]
     inside = _in_frame(predicted, lab.shape)
     pitch = _pitch(homography)
-    idx, near, of_cell_size = _regions_at(predicted, regions, pitch, pitch * pitch)
+    idx, near, similar = _regions_at(predicted, regions, pitch, pitch * pitch)
     close = near & ~(first & beyond_only)
     along = max(2, (n + 1) // 2)  # hits along one side that make a continuation
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
-    # Only count regions of about the lattice's cell size (a cube's neighbour face or a sheet
-    # of background texture is not a continuation).
-    similar = of_cell_size
-    # ... and roughly square, unless the frame's edge may cut it; and not squashed across
-    # the window's side, as the next face of the cube is where it bends away.
+    # Only count regions of about the lattice's cell size (``similar``: a cube's neighbour
+    # face or a sheet of background texture is not a continuation), roughly square unless
+    # the frame's edge may cut it, and not squashed across the window's side, as the next
+    # face of the cube is where it bends away.
     _, shape = _shapes_in_lattice(
         np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
     )
