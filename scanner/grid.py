@@ -12,7 +12,7 @@
    is split at the fold.
 3. The cube's own consistency picks an N x N window (2 <= N <= 7): a sticker seen in
    every row and column (not only from two objects beside a smaller face), stickers
-   square in lattice units, no plastic-grey cells (nor, in a grid of one colour, holes
+   square in lattice units with their sides along its lines, no plastic-grey cells (nor, in a grid of one colour, holes
    that show the body between its keys), flat cells, and a grid that does *not* continue
    past the window's border (tiles, keyboards and boards do; the next face of the cube,
    squashed across the border, does not count). Of two faces of one cube, the one seen
@@ -111,6 +111,7 @@ WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker
 FLAT_CELL_CONFIDENCE = 0.5  # below this a cell is not one flat colour (or is barely seen)
 STICKER_CORNER = 0.3  # a sticker reaches this far from its cell's middle along both axes
 GLINT_ALIGNMENT = 0.7  # cosine between a pixel's change from its cell and the way to white
+MAX_EDGE_TURN = 12.0  # degrees the edges in a face's cells may turn from its grid's lines
 
 
 @dataclass(frozen=True, eq=False)
@@ -2491,6 +2492,7 @@ def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
         _is_board(image, detection, block)
         or _colour_continues(image, detection, block)
         or _turned_in_cells(image, detection, block)
+        or _edges_off_the_lines(image, detection)
     )
 
 
@@ -2514,6 +2516,46 @@ def _turned_in_cells(
     median = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 1, 3)
     off = np.linalg.norm(corners - median, axis=2) > MAX_STICKER_SPREAD
     return bool(off.all(axis=1).mean() > 0.5)
+
+
+def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
+    """True when the edges in the grid's seen cells do not run along its lines: squares
+    lying about at random turns whose middles happen to fall on a lattice, or a keyboard's
+    keys in staggered rows (the lattice through their middles is sheared, their sides are
+    not).
+
+    Mapped into the face's grid, a sticker's sides run along the grid's lines at any tilt,
+    so the edges in and around its cell fall into two families: across the columns and
+    across the rows. Each family's mean direction (its gradients' doubled angles, weighted
+    by their strength) must lie within ``MAX_EDGE_TURN`` of the grid's lines; a lattice
+    fitted through a face's stickers misses them by a few degrees (9 in the renderer's
+    worst fits, 2x2 faces with a sticker covered). Only pixels in the frame are judged.
+    """
+    n, cell_px = detection.size, 24
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    # The face and half a cell around it: a sticker's edges lie near its cell's border.
+    rectified = _rectified(lab, detection.homography, n + 1, cell_px, -0.5)
+    side = rectified.shape[0]
+    grid_xy = np.indices((side, side))[::-1].reshape(2, -1).T / cell_px - 0.5
+    pixels = _warp(grid_xy, detection.homography)
+    height, width = image.shape[:2]
+    # One pixel in from the frame's edge: the gradient reads each pixel's neighbours.
+    judged = (pixels >= 1).all(axis=1) & (pixels[:, 0] <= width - 2) & (pixels[:, 1] <= height - 2)
+    # Each seen cell and a sixth of a cell around it.
+    seen = (detection.confidence > INFERRED_CONFIDENCE).reshape(n, n).astype(np.uint8)
+    cells = np.pad(np.kron(seen, np.ones((cell_px, cell_px), np.uint8)), cell_px // 2)
+    near_seen = cv2.dilate(cells, np.ones((cell_px // 3 + 1,) * 2, np.uint8))
+    judged = judged.reshape(side, side) & (near_seen > 0)
+    gx = cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)
+    doubled = (gx + 1j * gy) ** 2  # strength squared times the gradient's doubled angle
+    across_columns = np.abs(gx) >= np.abs(gy)
+    # Across the columns the gradient's doubled angle is near 0; across the rows near 180.
+    for family, towards_zero in ((across_columns, 1), (~across_columns, -1)):
+        total = towards_zero * doubled[family & judged[..., None]].sum()
+        if abs(np.angle(total)) / 2 > math.radians(MAX_EDGE_TURN):
+            return True
+    return False
 
 
 def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:

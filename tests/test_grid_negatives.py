@@ -12,6 +12,7 @@ from scanner.grid import (
     _candidates,
     _cell_statistics,
     _colour_continues,
+    _edges_off_the_lines,
     _is_board,
     _keys_with_gaps,
     _lattices,
@@ -227,6 +228,47 @@ def test_stickers_fill_the_corners_of_their_cells(style):
     diamonds[(np.abs((x % 40) - 19.5) + np.abs((y % 40) - 19.5)) < 20] = (30, 30, 30)
     grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
     assert _turned_in_cells(diamonds, grid, _ringed_lab(diamonds, grid))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_edges_in_a_face_run_along_its_grid_lines(n):
+    for seed in range(3):
+        for style in ("stickered", "stickerless"):
+            spec = random_scene_spec(np.random.default_rng(seed), n, hard=False)
+            image = render_scene(replace(spec, style=style))[0]
+            detection = detect_grid(image)
+            assert detection is not None and detection.size == n
+            assert not _edges_off_the_lines(image, detection)
+
+
+def _lattice(n: int, shear: float, left: float, top: float) -> grid.FaceDetection:
+    """An n x n grid of 40 px cells from (left, top), each row ``shear`` px right of the last."""
+    homography = np.array([[40.0, shear, left], [0, 40, top], [0, 0, 1]])
+    return _make_detection(homography, n, np.ones((n, n)))
+
+
+def test_keys_in_staggered_rows_have_edges_off_the_lines_of_the_lattice_through_them():
+    # Keys in straight rows, and a 3x3 grid over them: their edges run along its lines.
+    assert not _edges_off_the_lines(_keys(0), _lattice(3, 0, 16.5, 26.5))
+    # Rows shifted 0.3 of the pitch each: the lattice through the keys' middles is sheared,
+    # and their upright sides cross its columns' lines at 17 degrees.
+    assert _edges_off_the_lines(_keys(12), _lattice(3, 12, 10.5, 26.5))
+
+
+@pytest.mark.parametrize(
+    ("turn", "off_the_lines"), [(0, False), (6, False), (20, True), (-35, True)]
+)
+def test_squares_turned_on_a_lattice_have_edges_off_its_lines(turn, off_the_lines):
+    # Squares centred on a lattice, each turned by ``turn`` degrees: a lattice fitted through
+    # a face's stickers may be a few degrees askew; squares lying about at random are not
+    # lined up with the lattice their middles happen to fall on.
+    image = np.full((200, 200, 3), (60, 90, 70), np.uint8)
+    colours = [(40, 40, 200), (40, 200, 220), (200, 120, 30), (230, 230, 230)]
+    for cell, colour in enumerate(colours):
+        middle = (60.0 + 40 * (cell % 2), 60.0 + 40 * (cell // 2))
+        corners = cv2.boxPoints((middle, (26.0, 26.0), turn))
+        cv2.fillPoly(image, [np.round(corners).astype(np.int32)], colour, cv2.LINE_AA)
+    assert _edges_off_the_lines(image, _lattice(2, 0, 40, 40)) == off_the_lines
 
 
 def test_ringing_beside_a_black_square_is_no_seam_but_a_seam_is():
