@@ -14,9 +14,9 @@
    every row and column (not only from two objects beside a smaller face), stickers
    square in lattice units with their sides along its lines, no plastic-grey cells (nor,
    in a grid of one colour, holes that show the body between its keys), flat cells, and a
-   grid that does *not* continue past the window's border (tiles, keyboards and boards do; the next face of the cube,
-   squashed across the border, does not count). Of two faces of one cube, the one seen
-   flatter is shown.
+   grid that does *not* continue past the window's border (tiles, keyboards and boards
+   do; the next face of the cube, squashed across the border, does not count). Of two
+   faces of one cube, the one seen flatter is shown.
 4. Scales: the working scale first, then a finer one for small faces, then a coarse
    one for large blurred faces; then the crossings of a stickerless face seen close
    (the dark gaps where four pieces' rounded corners meet, which lie on a lattice even
