@@ -2532,9 +2532,9 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
     worst fits, 2x2 faces with a sticker covered). Only pixels in the frame are judged.
     """
     n, cell_px = detection.size, 24
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     # The face and half a cell around it: a sticker's edges lie near its cell's border.
-    rectified = _rectified(lab, detection.homography, n + 1, cell_px, -0.5)
+    bgr = _rectified(image, detection.homography, n + 1, cell_px, -0.5)
+    rectified = cv2.cvtColor(bgr.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
     side = rectified.shape[0]
     grid_xy = np.indices((side, side))[::-1].reshape(2, -1).T / cell_px - 0.5
     pixels = _warp(grid_xy, detection.homography)
@@ -2548,12 +2548,17 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
     judged = judged.reshape(side, side) & (near_seen > 0)
     gx = cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)
-    doubled = (gx + 1j * gy) ** 2  # strength squared times the gradient's doubled angle
-    across_columns = np.abs(gx) >= np.abs(gy)
-    # Across the columns the gradient's doubled angle is near 0; across the rows near 180.
-    for family, towards_zero in ((across_columns, 1), (~across_columns, -1)):
-        total = towards_zero * doubled[family & judged[..., None]].sum()
-        if abs(np.angle(total)) / 2 > math.radians(MAX_EDGE_TURN):
+    # Each gradient's doubled angle, weighted by its strength squared: (gx + i gy)^2. Across
+    # the columns (|gx| >= |gy|) it is near 0 degrees, across the rows near 180.
+    cosine, sine = gx * gx - gy * gy, 2 * gx * gy
+    across_columns = (cosine >= 0) & judged[..., None]
+    for family, towards_zero in (
+        (across_columns, 1.0),
+        (~across_columns & judged[..., None], -1.0),
+    ):
+        weight = towards_zero * family
+        turn = math.atan2(float((sine * weight).sum()), float((cosine * weight).sum())) / 2
+        if abs(turn) > math.radians(MAX_EDGE_TURN):
             return True
     return False
 
