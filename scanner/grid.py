@@ -843,9 +843,14 @@ def _crossings_dark(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     return True
 
 
+def _seen(face: FaceDetection) -> np.ndarray:
+    """Which of a face's cells (N, N) show a sticker (the rest were inferred)."""
+    return (face.confidence > INFERRED_CONFIDENCE).reshape(face.size, face.size)
+
+
 def _seen_cells(face: FaceDetection) -> int:
-    """How many of a face's cells show a sticker (the rest were inferred)."""
-    return int((face.confidence > INFERRED_CONFIDENCE).sum())
+    """How many of a face's cells show a sticker."""
+    return int(_seen(face).sum())
 
 
 def _sees_more_of(face: FaceDetection, earlier: FaceDetection) -> bool:
@@ -2542,20 +2547,17 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
     # One pixel in from the frame's edge: the gradient reads each pixel's neighbours.
     judged = (pixels >= 1).all(axis=1) & (pixels[:, 0] <= width - 2) & (pixels[:, 1] <= height - 2)
     # Each seen cell and a sixth of a cell around it.
-    seen = (detection.confidence > INFERRED_CONFIDENCE).reshape(n, n).astype(np.uint8)
+    seen = _seen(detection).astype(np.uint8)
     cells = np.pad(np.kron(seen, np.ones((cell_px, cell_px), np.uint8)), cell_px // 2)
     near_seen = cv2.dilate(cells, np.ones((cell_px // 3 + 1,) * 2, np.uint8))
-    judged = judged.reshape(side, side) & (near_seen > 0)
+    judged = (judged.reshape(side, side) & (near_seen > 0))[..., None]  # for each channel
     gx = cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)
     # Each gradient's doubled angle, weighted by its strength squared: (gx + i gy)^2. Across
     # the columns (|gx| >= |gy|) it is near 0 degrees, across the rows near 180.
     cosine, sine = gx * gx - gy * gy, 2 * gx * gy
-    across_columns = (cosine >= 0) & judged[..., None]
-    for family, towards_zero in (
-        (across_columns, 1.0),
-        (~across_columns & judged[..., None], -1.0),
-    ):
+    across_columns, across_rows = (cosine >= 0) & judged, (cosine < 0) & judged
+    for family, towards_zero in ((across_columns, 1.0), (across_rows, -1.0)):
         weight = towards_zero * family
         turn = math.atan2(float((sine * weight).sum()), float((cosine * weight).sum())) / 2
         if abs(turn) > math.radians(MAX_EDGE_TURN):
