@@ -2492,6 +2492,8 @@ def _light_cells_of_the_main_colour(
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     """True when a found grid is a board or a tiled surface, checked at full resolution."""
+    if _few_stickers(detection):
+        return True
     block = _ringed_lab(image, detection)  # the checks read the same samples
     return (
         _is_board(image, detection, block)
@@ -2499,6 +2501,16 @@ def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
         or _turned_in_cells(image, detection, block)
         or _edges_off_the_lines(image, detection)
     )
+
+
+def _few_stickers(detection: FaceDetection) -> bool:
+    """True when fewer than half the grid's cells are flat: a face shows its stickers, each
+    one colour, and a finger and a glare spot cover at most two of them (half a 2x2).
+
+    A window may count a cell with light patches for a glared sticker; over a floor of light
+    tiles whose dark grout crosses every cell, it counts them all, and none is flat.
+    """
+    return bool((detection.confidence >= FLAT_CELL_CONFIDENCE).mean() < 0.5)
 
 
 def _turned_in_cells(

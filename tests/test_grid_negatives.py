@@ -13,6 +13,7 @@ from scanner.grid import (
     _cell_statistics,
     _colour_continues,
     _edges_off_the_lines,
+    _few_stickers,
     _is_board,
     _keys_with_gaps,
     _lattices,
@@ -239,6 +240,23 @@ def test_the_edges_in_a_face_run_along_its_grid_lines(n):
             detection = detect_grid(image)
             assert detection is not None and detection.size == n
             assert not _edges_off_the_lines(image, detection)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_face_shows_flat_stickers_on_half_its_cells_or_more(n):
+    # A finger and a glare spot spoil at most two cells: half a 2x2. A grid most of whose
+    # cells are not flat (light tiles, each crossed by dark grout, taken for glare) is not
+    # a face.
+    spec = random_scene_spec(np.random.default_rng(4), n, resolution=(640, 480), hard=False)
+    image = render_scene(spec)[0]
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == n
+    assert not _few_stickers(detection)
+    spoiled = detection.confidence.copy()
+    spoiled[: n * n // 2] = 0.0  # half the cells of a 2x2, four of a 3x3's nine
+    assert not _few_stickers(replace(detection, confidence=spoiled))
+    spoiled[: n * n // 2 + 1] = 0.0
+    assert _few_stickers(replace(detection, confidence=spoiled))
 
 
 def _lattice(n: int, shear: float, left: float, top: float) -> grid.FaceDetection:
