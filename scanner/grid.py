@@ -111,7 +111,7 @@ WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker
 FLAT_CELL_CONFIDENCE = 0.5  # below this a cell is not one flat colour (or is barely seen)
 STICKER_CORNER = 0.3  # a sticker reaches this far from its cell's middle along both axes
 GLINT_ALIGNMENT = 0.7  # cosine between a pixel's change from its cell and the way to white
-MAX_EDGE_TURN = 11.0  # degrees the edges in a face's cells may turn from its grid's lines
+MAX_EDGE_TURN = 12.0  # degrees the edges in a face's cells may turn from its grid's lines
 
 
 @dataclass(frozen=True, eq=False)
@@ -2547,11 +2547,9 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
     across the rows. Each family's mean direction (its gradients' doubled angles, weighted
     by their strength) must lie within ``MAX_EDGE_TURN`` of the grid's lines; a lattice
     fitted through a face's stickers misses them by a few degrees (9 in the renderer's
-    worst fits, 2x2 faces with a sticker covered; 5 on the real photos). Only pixels in the
-    frame are judged. The face is read at 16 px a cell: at 24 the same faces and false
-    faces fall on the same sides of the threshold, at twice the cost.
+    worst fits, 2x2 faces with a sticker covered). Only pixels in the frame are judged.
     """
-    n, cell_px = detection.size, 16
+    n, cell_px = detection.size, 24
     # The face and half a cell around it: a sticker's edges lie near its cell's border.
     bgr = _rectified(image, detection.homography, n + 1, cell_px, -0.5)
     rectified = cv2.cvtColor(bgr.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
