@@ -27,10 +27,11 @@
    each scale blurred further (for a dim frame's noise); a face found so must show a
    sticker in nearly every cell and seams between them. A thorough search (offline
    photos) tries more scales, then cuts rows of merged same-colour stickers into their
-   stickers. A board pattern (two colours alternating with no seams) is refused, and so
-   is a grid whose colours repeat in the flat cells past three of its sides (tiles; a cell
-   the frame's edge cuts is judged by what shows of it), or cell for cell past one side
-   whose border holds two or more colours (stripes).
+   stickers. A grid with fewer than a quarter of its cells flat is refused, and so is a
+   board pattern (two colours alternating with no seams), or a grid whose colours repeat
+   in the flat cells past three of its sides (tiles; a cell the frame's edge cuts is judged
+   by what shows of it), or cell for cell past one side whose border holds two or more
+   colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).
@@ -2491,7 +2492,8 @@ def _light_cells_of_the_main_colour(
 
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
-    """True when a found grid is a board or a tiled surface, checked at full resolution."""
+    """True when a found grid shows too few stickers, or is a board or a tiled surface,
+    checked at full resolution."""
     if _few_stickers(detection):
         return True
     block = _ringed_lab(image, detection)  # the checks read the same samples
