@@ -91,7 +91,8 @@ PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like 
 CLIPPED_LIGHTNESS = 250.0  # 8-bit Lab lightness of a cell the camera clipped to white
 ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
-MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat
+MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat (or glared)
+MIN_STICKER_SHARE = 0.25  # share of a face's cells that must be flat, glared ones not counted
 MAX_NEIGHBOUR_AREA_RATIO = 1.8  # two neighbouring stickers' areas differ less than this
 MAX_LATTICE_ASPECT = 1.3  # a sticker of this face, mapped into lattice units, is square
 MAX_EXTRAPOLATED_ASPECT = 2.0  # ... and one where the lattice is extrapolated, roughly square
@@ -2506,14 +2507,14 @@ def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
 
 
 def _few_stickers(detection: FaceDetection) -> bool:
-    """True when fewer than a quarter of the grid's cells are flat: a face shows its
-    stickers, each one colour (a 2x2 under a finger, with a glare spot over two of its
-    stickers, still shows one).
+    """True when fewer than ``MIN_STICKER_SHARE`` of the grid's cells are flat: a face
+    shows its stickers, each one colour (a 2x2 under a finger, with a glare spot over two of
+    its stickers, still shows one).
 
     A window may count a cell with light patches for a glared sticker; over a floor of light
     tiles whose dark grout crosses every cell, it counts them all, and none is flat.
     """
-    return bool((detection.confidence >= FLAT_CELL_CONFIDENCE).mean() < 0.25)
+    return bool((detection.confidence >= FLAT_CELL_CONFIDENCE).mean() < MIN_STICKER_SHARE)
 
 
 def _turned_in_cells(

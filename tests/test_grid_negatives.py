@@ -251,7 +251,7 @@ def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     detection = detect_grid(image)
     assert detection is not None and detection.size == n
     assert not _few_stickers(detection)
-    flat = -(-n * n // 4)  # one of a 2x2's four, three of a 3x3's nine
+    flat = int(np.ceil(n * n * grid.MIN_STICKER_SHARE))  # one of a 2x2's four, three of nine
     spoiled = detection.confidence.copy()
     spoiled[flat:] = 0.0
     assert not _few_stickers(replace(detection, confidence=spoiled))
