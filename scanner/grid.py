@@ -2077,8 +2077,7 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     """
     n, cell_px = detection.size, 16
     m = n + 2
-    bgr = _rectified(image, detection.homography, m, cell_px, -1.0)
-    lab = cv2.cvtColor(bgr.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = _rectified_lab(image, detection.homography, m, cell_px, -1.0)
     margin = cell_px // 4  # the cells' middle halves, as the ring's colours are sampled
     inner = _inner_patches(lab, m, margin)
     colour = np.median(inner, axis=2)
@@ -2101,11 +2100,16 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
 
 
 def _rectified(
-    image: np.ndarray, face_h: np.ndarray, cells: int, cell_px: int, first: float = 0.0
+    image: np.ndarray,
+    face_h: np.ndarray,
+    cells: int,
+    cell_px: int,
+    first: float = 0.0,
+    dtype: type = np.float32,
 ) -> np.ndarray:
     """The block of ``cells`` x ``cells`` grid cells whose first cell's corner is
     (``first``, ``first``), warped from ``image`` (any channels; ``face_h`` maps face
-    coordinates to its pixels) to ``cell_px`` pixels a cell (float32)."""
+    coordinates to its pixels) to ``cell_px`` pixels a cell (float32, or ``dtype``)."""
     to_face = np.array([[1.0 / cell_px, 0, first], [0, 1.0 / cell_px, first], [0, 0, 1]])
     return cv2.warpPerspective(
         image,
@@ -2113,7 +2117,15 @@ def _rectified(
         (cells * cell_px, cells * cell_px),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
+    ).astype(dtype, copy=False)
+
+
+def _rectified_lab(
+    image: np.ndarray, face_h: np.ndarray, cells: int, cell_px: int, first: float
+) -> np.ndarray:
+    """:func:`_rectified` of a BGR frame, in Lab (float32)."""
+    bgr = _rectified(image, face_h, cells, cell_px, first, dtype=np.uint8)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
 
 
 def _lightness_and_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -2554,8 +2566,7 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
     """
     n, cell_px = detection.size, 24
     # The face and half a cell around it: a sticker's edges lie near its cell's border.
-    bgr = _rectified(image, detection.homography, n + 1, cell_px, -0.5)
-    rectified = cv2.cvtColor(bgr.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+    rectified = _rectified_lab(image, detection.homography, n + 1, cell_px, -0.5)
     side = rectified.shape[0]
     grid_xy = np.indices((side, side))[::-1].reshape(2, -1).T / cell_px - 0.5
     pixels = _warp(grid_xy, detection.homography)
