@@ -27,8 +27,9 @@
    each scale blurred further (for a dim frame's noise); a face found so must show a
    sticker in nearly every cell and seams between them. A thorough search (offline
    photos) tries more scales, then cuts rows of merged same-colour stickers into their
-   stickers. A grid with fewer than a quarter of its cells flat is refused, and so is a
-   board pattern (two colours alternating with no seams), or a grid whose colours repeat
+   stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
+   the frame's edge cuts other than at its corner stickers (and their neighbours), a board
+   pattern (two colours alternating with no seams), or a grid whose colours repeat
    in the flat cells past three of its sides (tiles; a cell the frame's edge cuts is judged
    by what shows of it), or cell for cell past one side whose border holds two or more
    colours (stripes).
@@ -2507,7 +2508,7 @@ def _light_cells_of_the_main_colour(
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     """True when a found grid shows too few stickers, or is a board or a tiled surface,
     checked at full resolution."""
-    if _few_stickers(detection):
+    if _few_stickers(detection) or _cut_along_a_side(detection, image.shape):
         return True
     block = _ringed_lab(image, detection)  # the checks read the same samples
     return (
@@ -2527,6 +2528,30 @@ def _few_stickers(detection: FaceDetection) -> bool:
     tiles whose dark grout crosses every cell, it counts them all, and none is flat.
     """
     return bool((detection.confidence >= FLAT_CELL_CONFIDENCE).mean() < MIN_STICKER_SHARE)
+
+
+def _cut_along_a_side(detection: FaceDetection, shape: tuple[int, ...]) -> bool:
+    """True when a cell outside the frame is not one of the face's corner stickers or a
+    neighbour of one along a side.
+
+    A face held close, and turned, pokes its corners out of the frame first; the frame's
+    edge cutting the middle of a side's row (or two sides') is a floor or a board running on
+    out of the frame, where no check can see whether its pattern continues.
+    """
+    n = detection.size
+    outside = ~_in_frame(detection.centres.reshape(-1, 2), shape).reshape(n, n)
+    return bool((outside & ~_corner_stickers(n)).any())
+
+
+@lru_cache(maxsize=8)
+def _corner_stickers(n: int) -> np.ndarray:
+    """(n, n) mask of an n x n face's corner cells and their neighbours along its sides."""
+    mask = np.zeros((n, n), bool)
+    for row, col in ((0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)):
+        mask[row, col] = True
+        mask[abs(row - 1), col] = mask[row, abs(col - 1)] = True
+    mask.flags.writeable = False
+    return mask
 
 
 def _turned_in_cells(
