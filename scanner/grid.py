@@ -2584,37 +2584,90 @@ def _edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
 
     Mapped into the face's grid, a sticker's sides run along the grid's lines at any tilt,
     so the edges in and around its cell fall into two families: across the columns and
-    across the rows. Each family's mean direction (its gradients' doubled angles, weighted
-    by their strength) must lie within ``MAX_EDGE_TURN`` of the grid's lines; a lattice
-    fitted through a face's stickers misses them by a few degrees (9 in the renderer's
-    worst fits, 2x2 faces with a sticker covered). Only pixels in the frame are judged.
+    across the rows. Each family's mean direction (:func:`_edge_turns`) must lie within
+    ``MAX_EDGE_TURN`` of the grid's lines; a lattice fitted through a face's stickers
+    misses them by a few degrees (9 in the renderer's worst fits, 2x2 faces with a sticker
+    covered).
     """
-    n, cell_px = detection.size, 24
+    return max(abs(turn) for turn in _edge_turns(image, detection)) > MAX_EDGE_TURN
+
+
+EDGE_CELL_PX = 24  # pixels a cell in the block the edge directions are measured in
+
+
+def _edge_turns(image: np.ndarray, detection: FaceDetection) -> tuple[float, float]:
+    """The mean directions (degrees) of the edges across the grid's columns and across its
+    rows, in the face's grid, from its lines: the strength-weighted mean of the gradients'
+    doubled angles, halved. Only the pixels in and a sixth of a cell around the seen cells,
+    and in the frame, are judged.
+    """
+    n, cell_px = detection.size, EDGE_CELL_PX
     # The face and half a cell around it: a sticker's edges lie near its cell's border.
     rectified = _rectified_lab(image, detection.homography, n + 1, cell_px, -0.5)
-    side = rectified.shape[0]
-    grid_xy = np.indices((side, side))[::-1].reshape(2, -1).T / cell_px - 0.5
-    pixels = _warp(grid_xy, detection.homography)
-    height, width = image.shape[:2]
-    # One pixel in from the frame's edge: the gradient reads each pixel's neighbours.
-    judged = (pixels >= 1).all(axis=1) & (pixels[:, 0] <= width - 2) & (pixels[:, 1] <= height - 2)
-    # Each seen cell and a sixth of a cell around it.
-    seen = _seen(detection).astype(np.uint8)
-    cells = np.pad(np.kron(seen, np.ones((cell_px, cell_px), np.uint8)), cell_px // 2)
-    near_seen = cv2.dilate(cells, np.ones((cell_px // 3 + 1,) * 2, np.uint8))
-    judged = (judged.reshape(side, side) & (near_seen > 0))[..., None]  # for each channel
+    judged = _near_seen_cells(_seen(detection).tobytes(), n)
+    if not _block_in_frame(detection.homography, n, image.shape):
+        pixels = _warp(_block_points(n), detection.homography)
+        judged = judged & _in_frame_by_one(pixels, image.shape).reshape(judged.shape)
+    mask, count = judged.view(np.uint8), int(np.count_nonzero(judged))
     gx = cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)
     # Each gradient's doubled angle, weighted by its strength squared: (gx + i gy)^2. Across
     # the columns (|gx| >= |gy|) it is near 0 degrees, across the rows near 180.
     cosine, sine = gx * gx - gy * gy, 2 * gx * gy
-    across_columns, across_rows = (cosine >= 0) & judged, (cosine < 0) & judged
-    for family, towards_zero in ((across_columns, 1.0), (across_rows, -1.0)):
-        weight = towards_zero * family
-        turn = math.atan2(float((sine * weight).sum()), float((cosine * weight).sum())) / 2
-        if abs(turn) > math.radians(MAX_EDGE_TURN):
-            return True
-    return False
+    across_columns = cosine >= 0
+    # Sums over the judged pixels' three channels (cv2.mean over a mask, times its count).
+    sine_columns, cosine_columns, sine_all, cosine_all = (
+        sum(cv2.mean(values, mask=mask)[:3]) * count
+        for values in (sine * across_columns, np.maximum(cosine, 0), sine, cosine)
+    )
+    # Across the rows the doubled angles lie near 180 degrees: negated, near 0.
+    sine_rows, cosine_rows = sine_columns - sine_all, cosine_columns - cosine_all
+    return (
+        math.degrees(math.atan2(sine_columns, cosine_columns)) / 2,
+        math.degrees(math.atan2(sine_rows, cosine_rows)) / 2,
+    )
+
+
+@lru_cache(maxsize=8)
+def _block_points(n: int) -> np.ndarray:
+    """Face coordinates (side * side, 2) of :func:`_edge_turns`'s block's pixels."""
+    side = (n + 1) * EDGE_CELL_PX
+    points = np.indices((side, side))[::-1].reshape(2, -1).T / EDGE_CELL_PX - 0.5
+    points.flags.writeable = False
+    return points
+
+
+@lru_cache(maxsize=64)
+def _near_seen_cells(seen: bytes, n: int) -> np.ndarray:
+    """(side, side) mask of :func:`_edge_turns`'s block: each seen cell (``seen``, the
+    bytes of an n x n bool array) and a sixth of a cell around it."""
+    cell_px = EDGE_CELL_PX
+    cells = np.frombuffer(seen, bool).reshape(n, n).astype(np.uint8)
+    cells = np.pad(np.kron(cells, np.ones((cell_px, cell_px), np.uint8)), cell_px // 2)
+    near = cv2.dilate(cells, np.ones((cell_px // 3 + 1,) * 2, np.uint8)) > 0
+    near.flags.writeable = False
+    return near
+
+
+def _block_in_frame(face_h: np.ndarray, n: int, shape: tuple[int, ...]) -> bool:
+    """True when all of :func:`_edge_turns`'s block lies a pixel or more inside the frame.
+
+    The homography's denominator is affine, so when it has one sign at the block's four
+    corners it has it all over the block, which then maps into the convex hull of their
+    images.
+    """
+    ends = (-0.5, n + 0.5 - 1.0 / EDGE_CELL_PX)
+    corners = np.array([[x, y, 1.0] for x in ends for y in ends]) @ face_h.T
+    if not ((corners[:, 2] > 0).all() or (corners[:, 2] < 0).all()):
+        return False
+    return bool(_in_frame_by_one(corners[:, :2] / corners[:, 2:], shape).all())
+
+
+def _in_frame_by_one(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which points (K, 2) lie a pixel or more inside an image of ``shape``: where a 3 x 3
+    gradient reads only the frame's own pixels."""
+    height, width = shape[:2]
+    return (points >= 1).all(axis=1) & (points[:, 0] <= width - 2) & (points[:, 1] <= height - 2)
 
 
 def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:

@@ -248,6 +248,20 @@ def test_the_edges_in_a_face_run_along_its_grid_lines(n):
             assert not _edges_off_the_lines(image, detection)
 
 
+@pytest.mark.parametrize(("margin", "in_frame"), [(30.0, True), (21.0, True), (20.0, False)])
+def test_edge_directions_are_judged_in_the_frame_only(monkeypatch, margin, in_frame):
+    # A 3x3 of 40 px cells ``margin`` px from a 200 px frame's right edge. Its block reaches
+    # half a cell (20 px) past it, and its last pixel column 20 - 40 / 24 px: judged pixel
+    # by pixel or, when the whole block lies a pixel or more in the frame, all at once.
+    image = render_scene(random_scene_spec(np.random.default_rng(2), 3, hard=False))[0]
+    image = cv2.resize(image, (200, 200))
+    detection = _lattice(3, 0.0, 200 - 120 - margin, 40.0)
+    assert grid._block_in_frame(detection.homography, 3, image.shape) == in_frame
+    turns = grid._edge_turns(image, detection)
+    monkeypatch.setattr(grid, "_block_in_frame", lambda *args: False)
+    assert grid._edge_turns(image, detection) == pytest.approx(turns, abs=1e-9)
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     # A finger on one sticker of a 2x2 and a glare spot over two more leave one flat. A grid
