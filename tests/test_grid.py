@@ -14,6 +14,7 @@ from scanner.grid import (
     REGION_COARSE_SIDE,
     _CellStatistics,
     _corners_near,
+    _cut_along_a_side,
     _cut_at_a_corner,
     _detect_scaled,
     _find_regions,
@@ -1346,17 +1347,40 @@ def test_two_unlike_objects_side_by_side_past_a_face_are_no_row(seed: int, index
 def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
     turn: float, top: float, plausible: bool
 ) -> None:
-    # A 5x5 of 40 px pitch in a 640x480 frame, its top corner ``top`` px above the frame.
+    face_h = _turned_5x5(turn, top)
+    quad = grid._warp(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), face_h)
+    seen = np.ones((5, 5), bool)
+    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, seen, (480, 640))
+    assert in_view == plausible
+
+
+@pytest.mark.parametrize(
+    ("turn", "top", "outside", "cut"),
+    [
+        (45.0, 20.0, 0, False),  # a diamond in view
+        (45.0, -40.0, 1, False),  # its top corner sticker out
+        (45.0, -70.0, 3, False),  # ... and that sticker's two neighbours
+        (45.0, -100.0, 6, True),  # ... and the next three, the middle of two sides' rows
+        (0.0, -40.0, 5, True),  # upright, its top row out
+    ],
+)
+def test_a_face_may_be_cut_by_the_frame_at_its_corner_stickers_only(turn, top, outside, cut):
+    detection = _make_detection(_turned_5x5(turn, top), 5, np.ones((5, 5)))
+    in_view = grid._in_frame(detection.centres.reshape(-1, 2), (480, 640))
+    assert (~in_view).sum() == outside
+    assert _cut_along_a_side(detection, (480, 640)) == cut
+
+
+def _turned_5x5(turn: float, top: float) -> np.ndarray:
+    """The homography of a 5x5 of 40 px pitch, turned ``turn`` degrees, in the middle of a
+    640x480 frame across and its top corner at ``top`` px."""
     angle = np.radians(turn)
     rotation = 40.0 * np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     face_h = np.eye(3)
     face_h[:2, :2] = rotation
     quad = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float) @ rotation.T
     face_h[:2, 2] = [320.0 - quad[:, 0].mean(), top - quad[:, 1].min()]
-    quad += face_h[:2, 2]
-    seen = np.ones((5, 5), bool)
-    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, seen, (480, 640))
-    assert in_view == plausible
+    return face_h
 
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 355), (99, 1027), (99, 1831)])

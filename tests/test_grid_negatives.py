@@ -12,7 +12,6 @@ from scanner.grid import (
     _candidates,
     _cell_statistics,
     _colour_continues,
-    _cut_along_a_side,
     _edges_off_the_lines,
     _few_stickers,
     _is_board,
@@ -277,31 +276,6 @@ def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     assert not _few_stickers(replace(detection, confidence=spoiled))
     spoiled[flat - 1] = 0.0
     assert _few_stickers(replace(detection, confidence=spoiled))
-
-
-@pytest.mark.parametrize(
-    ("turn", "top", "outside", "cut"),
-    [
-        (45.0, 20.0, 0, False),  # a diamond in view
-        (45.0, -40.0, 1, False),  # its top corner sticker out
-        (45.0, -70.0, 3, False),  # ... and that sticker's two neighbours
-        (45.0, -100.0, 6, True),  # ... and the next three, the middle of two sides' rows
-        (0.0, -40.0, 5, True),  # upright, its top row out
-    ],
-)
-def test_a_face_may_be_cut_by_the_frame_at_its_corner_stickers_only(turn, top, outside, cut):
-    # A 5x5 of 40 px pitch in a 640x480 frame, turned ``turn`` degrees, its top corner at
-    # ``top`` px.
-    angle = np.radians(turn)
-    rotation = 40.0 * np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    face_h = np.eye(3)
-    face_h[:2, :2] = rotation
-    quad = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float) @ rotation.T
-    face_h[:2, 2] = [320.0 - quad[:, 0].mean(), top - quad[:, 1].min()]
-    detection = _make_detection(face_h, 5, np.ones((5, 5)))
-    in_view = grid._in_frame(detection.centres.reshape(-1, 2), (480, 640))
-    assert (~in_view).sum() == outside
-    assert _cut_along_a_side(detection, (480, 640)) == cut
 
 
 def _lattice(n: int, shear: float, left: float, top: float) -> grid.FaceDetection:
