@@ -2548,8 +2548,8 @@ def _corner_stickers(n: int) -> np.ndarray:
     """(n, n) mask of an n x n face's corner cells and their neighbours along its sides."""
     mask = np.zeros((n, n), bool)
     for row, col in ((0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)):
-        mask[row, col] = True
-        mask[abs(row - 1), col] = mask[row, abs(col - 1)] = True
+        inner_row, inner_col = (1 if row == 0 else n - 2), (1 if col == 0 else n - 2)
+        mask[row, col] = mask[inner_row, col] = mask[row, inner_col] = True
     mask.flags.writeable = False
     return mask
 
@@ -2656,8 +2656,8 @@ def _block_in_frame(face_h: np.ndarray, n: int, shape: tuple[int, ...]) -> bool:
     corners it has it all over the block, which then maps into the convex hull of their
     images.
     """
-    ends = (-0.5, n + 0.5 - 1.0 / EDGE_CELL_PX)
-    corners = np.array([[x, y, 1.0] for x in ends for y in ends]) @ face_h.T
+    points, side = _block_points(n), (n + 1) * EDGE_CELL_PX
+    corners = np.column_stack([points[[0, side - 1, -side, -1]], np.ones(4)]) @ face_h.T
     if not ((corners[:, 2] > 0).all() or (corners[:, 2] < 0).all()):
         return False
     return bool(_in_frame_by_one(corners[:, :2] / corners[:, 2:], shape).all())
