@@ -28,7 +28,8 @@
    sticker in nearly every cell and seams between them. A thorough search (offline
    photos) tries more scales, then cuts rows of merged same-colour stickers into their
    stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
-   the frame's edge cuts other than at its corner stickers (and their neighbours), a board
+   whose stickers the frame's edge cuts into, other than its corner stickers (and their
+   neighbours), a board
    pattern (two colours alternating with no seams), or a grid whose colours repeat
    in the flat cells past three of its sides (tiles; a cell the frame's edge cuts is judged
    by what shows of it), or cell for cell past one side whose border holds two or more
@@ -2531,16 +2532,31 @@ def _few_stickers(detection: FaceDetection) -> bool:
 
 
 def _cut_along_a_side(detection: FaceDetection, shape: tuple[int, ...]) -> bool:
-    """True when a cell outside the frame is not one of the face's corner stickers or a
-    neighbour of one along a side.
+    """True when the frame's edge cuts into a sticker that is not one of the face's corner
+    stickers or a neighbour of one along a side: into the square that reaches
+    ``STICKER_CORNER`` from its cell's middle along both axes (:func:`_sticker_corners`),
+    which a sticker covers whatever its gap and rounded corners.
 
     A face held close, and turned, pokes its corners out of the frame first; the frame's
-    edge cutting the middle of a side's row (or two sides') is a floor or a board running on
-    out of the frame, where no check can see whether its pattern continues.
+    edge cutting into a side's row past them (or two sides') is a floor or a board running
+    on out of the frame, where no check can see whether its pattern continues. The edge may
+    run through the gaps beside a side's stickers: a face filling the frame is whole.
     """
     n = detection.size
-    outside = ~_in_frame(detection.centres.reshape(-1, 2), shape).reshape(n, n)
-    return bool((outside & ~_corner_stickers(n)).any())
+    corners = _warp(_sticker_corners(n), detection.homography)
+    cut = ~_in_frame(corners, shape).reshape(n, n, 4).all(axis=2)
+    return bool((cut & ~_corner_stickers(n)).any())
+
+
+@lru_cache(maxsize=8)
+def _sticker_corners(n: int) -> np.ndarray:
+    """Face coordinates (n * n * 4, 2) of the points ``STICKER_CORNER`` from each cell's
+    middle along both axes, cell by cell (row-major): the corners of the square its sticker
+    covers (see :func:`_turned_in_cells`)."""
+    offsets = (_UNIT_SQUARE - 0.5) * 2 * STICKER_CORNER
+    corners = (_cell_middles(n)[:, None] + offsets).reshape(-1, 2)
+    corners.flags.writeable = False  # shared between calls
+    return corners
 
 
 @lru_cache(maxsize=8)
@@ -2566,10 +2582,7 @@ def _turned_in_cells(
     :func:`_ringed_lab`'s.
     """
     n = detection.size
-    middles = _cell_middles(n)
-    diagonals = STICKER_CORNER * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
-    points = (middles[:, None] + diagonals[None]).reshape(-1, 2)
-    corners = _sample(image, _warp(points, detection.homography)).reshape(-1, 1, 3)
+    corners = _sample(image, _warp(_sticker_corners(n), detection.homography)).reshape(-1, 1, 3)
     corners = cv2.cvtColor(corners, cv2.COLOR_BGR2Lab).astype(float).reshape(n * n, 4, 3)
     median = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 1, 3)
     off = np.linalg.norm(corners - median, axis=2) > MAX_STICKER_SPREAD

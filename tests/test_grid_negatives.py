@@ -106,6 +106,11 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(8806, id="cut-by-the-frame-along-a-side"),
         pytest.param(11846, id="cut-by-the-frame-along-a-side-2"),
         pytest.param(15079, id="cut-by-the-frame-along-a-side-3"),
+        # ... not even into its stickers: here its middles are in view, but the frame's
+        # edge runs through a side's row of them.
+        pytest.param(9707, id="cut-by-the-frame-through-a-side-row"),
+        pytest.param(11035, id="cut-by-the-frame-through-a-side-row-2"),
+        pytest.param(15686, id="cut-by-the-frame-through-a-side-row-3"),
         # A floor filling the frame: past the window's sides its next tiles show only in
         # part, cut by the frame's edge; what shows of them repeats the window's colours.
         pytest.param(6416, id="tiles-cut-by-the-frame-past-the-window"),
