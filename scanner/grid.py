@@ -28,12 +28,11 @@
    sticker in nearly every cell and seams between them. A thorough search (offline
    photos) tries more scales, then cuts rows of merged same-colour stickers into their
    stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
-   whose stickers the frame's edge cuts into, other than its corner stickers (and their
-   neighbours), a board
-   pattern (two colours alternating with no seams), or a grid whose colours repeat
-   in the flat cells past three of its sides (tiles; a cell the frame's edge cuts is judged
-   by what shows of it), or cell for cell past one side whose border holds two or more
-   colours (stripes).
+   whose stickers the frame's edge cuts into other than at its corner stickers (and their
+   neighbours), a board pattern (two colours alternating with no seams), or a grid whose
+   colours repeat in the flat cells past three of its sides (tiles; a cell the frame's
+   edge cuts is judged by what shows of it), or cell for cell past one side whose border
+   holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
    a crop around the previous face is searched first (tracking).

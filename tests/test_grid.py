@@ -1360,7 +1360,7 @@ def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
         (45.0, 20.0, False),  # a diamond in view
         (45.0, -40.0, False),  # its top corner sticker's middle out, its neighbours' cut into
         (45.0, -60.0, False),  # ... further out, still only those three cut into
-        (45.0, -70.0, True),  # ... and the sticker inward of the corner cut into
+        (45.0, -70.0, True),  # ... and the stickers past those three cut into
         (0.0, -4.0, False),  # upright, the frame cutting only the gap above its top row
         (0.0, -10.0, True),  # upright, its top row's stickers cut into
     ],

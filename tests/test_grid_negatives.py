@@ -106,8 +106,8 @@ from scanner.synth import random_scene_spec, render_scene, seeded_clutter
         pytest.param(8806, id="cut-by-the-frame-along-a-side"),
         pytest.param(11846, id="cut-by-the-frame-along-a-side-2"),
         pytest.param(15079, id="cut-by-the-frame-along-a-side-3"),
-        # ... not even into its stickers: here its middles are in view, but the frame's
-        # edge runs through a side's row of them.
+        # ... nor may it cut into a side's other stickers: here their middles are in view,
+        # but the frame's edge runs through them.
         pytest.param(9707, id="cut-by-the-frame-through-a-side-row"),
         pytest.param(11035, id="cut-by-the-frame-through-a-side-row-2"),
         pytest.param(15686, id="cut-by-the-frame-through-a-side-row-3"),
