@@ -230,4 +230,7 @@ def _results(
             for future in finished:
                 yield future.result()
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the pool's manager thread: left running, it can close its wake-up pipe
+        # just as Python 3.11's exit hook writes to it, which prints a traceback at exit.
+        # On an interrupt this finishes only the cubes in hand; the rest are cancelled.
+        pool.shutdown(wait=True, cancel_futures=True)

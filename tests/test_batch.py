@@ -107,13 +107,18 @@ def test_ctrl_c_leaves_consistent_reports(tmp_path):
         "print(s.checked, s.interrupted)\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.time() + 30
     while time.time() < deadline and len(read_rows(out / "report.jsonl")) < 2:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    stdout, _ = proc.communicate(timeout=30)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert "Traceback" not in stderr, stderr
     checked, interrupted = stdout.split()
     assert interrupted == "True" and 2 <= int(checked) < 40
     rows = read_rows(out / "report.jsonl")
