@@ -427,3 +427,71 @@ def _suppressed(order: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np
             if np.sqrt(dx * dx + dy * dy) <= 0.4 * min(sides[j], sides[index]):
                 blocked[j] = True
     return kept[:total]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
+    """Which cells (pixels (n, n, 16, 3) Lab) are one flat colour under a glare spot (see
+    grid._glared): each cell's pixels are ordered by lightness (a stable sort, as NumPy's
+    argsort of 8-bit values is), then judged on their darker half and lightest quarter."""
+    rows, cols, count = pixels.shape[0], pixels.shape[1], pixels.shape[2]
+    half, quarter = count // 2, count - count // 4
+    ordered = np.empty((rows, cols, count, 3))
+    glared = np.zeros((rows, cols), np.bool_)
+    for i in range(rows):
+        for j in range(cols):
+            order = np.argsort(pixels[i, j, :, 0], kind="mergesort")
+            for k in range(count):
+                for c in range(3):
+                    ordered[i, j, k, c] = pixels[i, j, order[k], c]
+            cell = ordered[i, j]
+            spread = 0.0
+            for c in range(3):
+                spread = max(spread, cell[:half, c].max() - cell[:half, c].min())
+            darker_chroma = 0.0
+            for k in range(half):
+                darker_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
+            lightest_chroma = 0.0
+            for k in range(quarter, count):
+                lightest_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
+            lighter = cell[quarter:, 0].mean() - cell[:half, 0].mean()
+            glared[i, j] = (
+                spread < max_spread
+                and lighter > max_spread
+                and lightest_chroma / (count - quarter) < darker_chroma / half
+            )
+    return glared | _washed_cells(ordered, max_spread, min_chroma)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
+    """Which cells (pixels (n, n, 16, 3) Lab, darkest first) are a coloured sticker washed
+    out by glare over much of its patch (see grid._washed): the darkest quarter is flat
+    and coloured, every pixel keeps its hue, and the lightest is much lighter."""
+    rows, cols, count = ordered.shape[0], ordered.shape[1], ordered.shape[2]
+    base_count = count // 4
+    margin = max_spread / 2
+    washed = np.zeros((rows, cols), np.bool_)
+    for i in range(rows):
+        for j in range(cols):
+            cell = ordered[i, j]
+            spread = 0.0
+            for c in range(3):
+                spread = max(spread, cell[:base_count, c].max() - cell[:base_count, c].min())
+            base_a = cell[:base_count, 1].mean() - 128.0
+            base_b = cell[:base_count, 2].mean() - 128.0
+            chroma = np.hypot(base_a, base_b)
+            hue_a, hue_b = base_a / max(chroma, 1e-6), base_b / max(chroma, 1e-6)
+            keeps_hue = True
+            for k in range(count):
+                a, b = cell[k, 1] - 128.0, cell[k, 2] - 128.0
+                along = a * hue_a + b * hue_b
+                across = np.hypot(a - along * hue_a, b - along * hue_b)
+                if not (across < margin and -margin < along < chroma + margin):
+                    keeps_hue = False
+                    break
+            lighter = cell[count - 1, 0] - cell[:base_count, 0].mean()
+            washed[i, j] = (
+                spread < margin and chroma > min_chroma and keeps_hue and lighter > max_spread
+            )
+    return washed

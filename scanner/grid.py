@@ -67,6 +67,7 @@ from scipy.spatial import cKDTree
 from scanner._grid_kernels import (
     _block_cells,
     _elongation,
+    _glared_cells,
     _grow_lattices,
     _label_stats,
     _lattice_shapes,
@@ -76,6 +77,7 @@ from scanner._grid_kernels import (
     _project,
     _second_moments,
     _suppressed,
+    _washed_cells,
     _windows,
 )
 from solver.errors import BadInputError
@@ -2918,15 +2920,7 @@ def _glared(pixels: np.ndarray) -> np.ndarray:
     flat colour, and its lightest quarter is much lighter and greyer than that half. A
     broad one may leave only a corner of the sticker unglared: see :func:`_washed`.
     """
-    by_lightness = np.take_along_axis(
-        pixels.astype(np.float32), np.argsort(pixels[..., 0], axis=2)[..., None], axis=2
-    )
-    darker, lightest = by_lightness[:, :, :8], by_lightness[:, :, 12:]
-    flat = np.ptp(darker, axis=2).max(axis=-1) < MAX_STICKER_SPREAD
-    chroma = _lightness_and_chroma(by_lightness)[1]
-    lighter = lightest[..., 0].mean(axis=2) - darker[..., 0].mean(axis=2) > MAX_STICKER_SPREAD
-    greyer = chroma[:, :, 12:].mean(axis=2) < chroma[:, :, :8].mean(axis=2)
-    return (flat & lighter & greyer) | _washed(by_lightness)
+    return _glared_cells(pixels, MAX_STICKER_SPREAD, PLASTIC_CHROMA)
 
 
 def _washed(ordered: np.ndarray) -> np.ndarray:
@@ -2935,19 +2929,7 @@ def _washed(ordered: np.ndarray) -> np.ndarray:
     :func:`_glared`: the darkest quarter is one flat colour, and every pixel lies between
     that colour and grey in a/b (a highlight lightens a colour and washes it out, but does
     not turn its hue)."""
-    ordered = np.asarray(ordered, np.float32)
-    base = ordered[:, :, :4]
-    flat = np.ptp(base, axis=2).max(axis=-1) < MAX_STICKER_SPREAD / 2
-    base_ab = base[..., 1:].mean(axis=2) - 128.0
-    chroma = np.linalg.norm(base_ab, axis=-1)
-    hue = base_ab / np.maximum(chroma, 1e-6)[..., None]
-    ab = ordered[..., 1:] - 128.0
-    along = np.einsum("ijkc,ijc->ijk", ab, hue)
-    across = np.linalg.norm(ab - along[..., None] * hue[:, :, None], axis=-1)
-    margin = MAX_STICKER_SPREAD / 2
-    keeps_hue = (across < margin) & (along > -margin) & (along < chroma[..., None] + margin)
-    lighter = ordered[:, :, -1, 0] - base[..., 0].mean(axis=2)
-    return flat & (chroma > PLASTIC_CHROMA) & keeps_hue.all(axis=2) & (lighter > MAX_STICKER_SPREAD)
+    return _washed_cells(np.asarray(ordered, np.float64), MAX_STICKER_SPREAD, PLASTIC_CHROMA)
 
 
 # ----------------------------------------------------------------------------------------------
