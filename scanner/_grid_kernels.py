@@ -495,3 +495,26 @@ def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> 
                 spread < margin and chroma > min_chroma and keeps_hue and lighter > max_spread
             )
     return washed
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _doubled_angle_sums(gx: np.ndarray, gy: np.ndarray, judged: np.ndarray):
+    """Sums over the judged pixels (mask (H, W)) and all channels of the gradients' doubled
+    angles (gx + i gy)^2, as (sine, cosine) of those across the columns (cosine >= 0), then
+    (sine, cosine) of all (see grid._edge_turns). Products are float32, sums float64."""
+    two = np.float32(2.0)
+    sine_columns = cosine_columns = sine_all = cosine_all = 0.0
+    height, width, channels = gx.shape
+    for y in range(height):
+        for x in range(width):
+            if not judged[y, x]:
+                continue
+            for c in range(channels):
+                dx, dy = gx[y, x, c], gy[y, x, c]
+                cosine, sine = dx * dx - dy * dy, two * dx * dy
+                sine_all += sine
+                cosine_all += cosine
+                if cosine >= 0:
+                    sine_columns += sine
+                    cosine_columns += cosine
+    return sine_columns, cosine_columns, sine_all, cosine_all

@@ -66,6 +66,7 @@ from scipy.spatial import cKDTree
 
 from scanner._grid_kernels import (
     _block_cells,
+    _doubled_angle_sums,
     _elongation,
     _glared_cells,
     _grow_lattices,
@@ -2223,7 +2224,8 @@ def _longest_side(quad: np.ndarray) -> float:
 def _in_frame(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Which points (K, 2) lie in an image of ``shape``."""
     height, width = shape[:2]
-    return (points >= 0).all(axis=1) & (points[:, 0] < width) & (points[:, 1] < height)
+    x, y = points[:, 0], points[:, 1]  # by column: NumPy's .all(axis=1) over pairs is slow
+    return (x >= 0) & (y >= 0) & (x < width) & (y < height)
 
 
 def _grid_continues(
@@ -2622,18 +2624,12 @@ def _edge_turns(image: np.ndarray, detection: FaceDetection) -> tuple[float, flo
     if not _block_in_frame(detection.homography, n, image.shape):
         pixels = _warp(_block_points(n), detection.homography)
         judged = judged & _in_frame_by_one(pixels, image.shape).reshape(judged.shape)
-    mask, count = judged.view(np.uint8), int(np.count_nonzero(judged))
     gx = cv2.Sobel(rectified, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(rectified, cv2.CV_32F, 0, 1, ksize=3)
     # Each gradient's doubled angle, weighted by its strength squared: (gx + i gy)^2. Across
-    # the columns (|gx| >= |gy|) it is near 0 degrees, across the rows near 180.
-    cosine, sine = gx * gx - gy * gy, 2 * gx * gy
-    across_columns = cosine >= 0
-    # Sums over the judged pixels' three channels (cv2.mean over a mask, times its count).
-    sine_columns, cosine_columns, sine_all, cosine_all = (
-        sum(cv2.mean(values, mask=mask)[:3]) * count
-        for values in (sine * across_columns, np.maximum(cosine, 0), sine, cosine)
-    )
+    # the columns (|gx| >= |gy|) it is near 0 degrees, across the rows near 180. Summed over
+    # the judged pixels' three channels.
+    sine_columns, cosine_columns, sine_all, cosine_all = _doubled_angle_sums(gx, gy, judged)
     # Across the rows the doubled angles lie near 180 degrees: negated, near 0.
     sine_rows, cosine_rows = sine_columns - sine_all, cosine_columns - cosine_all
     return (
@@ -2681,7 +2677,8 @@ def _in_frame_by_one(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Which points (K, 2) lie a pixel or more inside an image of ``shape``: where a 3 x 3
     gradient reads only the frame's own pixels."""
     height, width = shape[:2]
-    return (points >= 1).all(axis=1) & (points[:, 0] <= width - 2) & (points[:, 1] <= height - 2)
+    x, y = points[:, 0], points[:, 1]
+    return (x >= 1) & (y >= 1) & (x <= width - 2) & (y <= height - 2)
 
 
 def _ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray, np.ndarray]:
