@@ -7,6 +7,9 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from scanner import grid
 from scanner.grid import (
@@ -1457,3 +1460,11 @@ def test_a_face_found_only_with_slack_waits_for_every_other_cue(seed: int, index
     # the last resort.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
+
+
+@given(
+    arrays(np.uint8, st.integers(1, 400)),
+    st.lists(st.floats(0, 100), min_size=1, max_size=4),
+)
+def test_percentiles_are_numpys(values: np.ndarray, percents: list[float]) -> None:
+    assert grid._percentiles(values, tuple(percents)) == np.percentile(values, percents).tolist()
