@@ -277,6 +277,20 @@ def _elongation(shape: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _on_one_line(coords: np.ndarray) -> bool:
+    """True when all the (integer) coords lie on one line, or are one point: exactly where
+    their centred matrix has rank below two."""
+    for b in range(1, len(coords)):
+        dx, dy = coords[b, 0] - coords[0, 0], coords[b, 1] - coords[0, 1]
+        if dx != 0 or dy != 0:
+            for i in range(len(coords)):
+                if (coords[i, 0] - coords[0, 0]) * dy - (coords[i, 1] - coords[0, 1]) * dx != 0:
+                    return False
+            return True
+    return True
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _on_one_line_but_one(coords: np.ndarray) -> bool:
     count = len(coords)
     if count < 4:

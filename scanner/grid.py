@@ -73,6 +73,7 @@ from scanner._grid_kernels import (
     _label_stats,
     _lattice_shapes,
     _nearest,
+    _on_one_line,
     _on_one_line_but_one,
     _pitch_cell_areas,
     _project,
@@ -1400,7 +1401,7 @@ def _lattice_homography(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Homography lattice coords -> points, RANSAC; returns (H, inlier mask)."""
     src = coords.astype(np.float64)
-    if len(src) < 3 or np.linalg.matrix_rank(src - src.mean(axis=0)) < 2:
+    if len(src) < 3 or _on_one_line(coords):
         return None
     if _too_few_for_perspective(coords):
         return _affine_fit(coords, points), np.ones(len(src), bool)

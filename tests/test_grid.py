@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scanner import grid
+from scanner._grid_kernels import _on_one_line
 from scanner.grid import (
     EDGE_THRESHOLDS,
     REGION_COARSE_SIDE,
@@ -1468,3 +1469,21 @@ def test_a_face_found_only_with_slack_waits_for_every_other_cue(seed: int, index
 )
 def test_percentiles_are_numpys(values: np.ndarray, percents: list[float]) -> None:
     assert grid._percentiles(values, tuple(percents)) == np.percentile(values, percents).tolist()
+
+
+def _lattice_coords_on_a_line() -> st.SearchStrategy[np.ndarray]:
+    """Integer coords at integer steps along one lattice direction from one point."""
+    vectors = st.tuples(st.integers(-3, 3), st.integers(-3, 3))
+    steps = st.lists(st.integers(-4, 4), min_size=1, max_size=10)
+    return st.builds(lambda p, d, t: np.array(p) + np.outer(t, d), vectors, vectors, steps)
+
+
+@given(
+    st.one_of(
+        arrays(np.int64, st.tuples(st.integers(1, 12), st.just(2)), elements=st.integers(-7, 7)),
+        _lattice_coords_on_a_line(),
+    )
+)
+def test_coords_are_on_one_line_exactly_where_their_rank_is_below_two(coords: np.ndarray) -> None:
+    centred = coords - coords.mean(axis=0)
+    assert _on_one_line(coords) == (np.linalg.matrix_rank(centred) < 2)
