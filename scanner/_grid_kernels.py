@@ -459,9 +459,7 @@ def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> n
                 for c in range(3):
                     ordered[i, j, k, c] = pixels[i, j, order[k], c]
             cell = ordered[i, j]
-            spread = 0.0
-            for c in range(3):
-                spread = max(spread, cell[:half, c].max() - cell[:half, c].min())
+            spread = _channel_spread(cell[:half])
             darker_chroma = 0.0
             for k in range(half):
                 darker_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
@@ -489,9 +487,7 @@ def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> 
     for i in range(rows):
         for j in range(cols):
             cell = ordered[i, j]
-            spread = 0.0
-            for c in range(3):
-                spread = max(spread, cell[:base_count, c].max() - cell[:base_count, c].min())
+            spread = _channel_spread(cell[:base_count])
             base_a = cell[:base_count, 1].mean() - 128.0
             base_b = cell[:base_count, 2].mean() - 128.0
             chroma = np.hypot(base_a, base_b)
@@ -509,6 +505,15 @@ def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> 
                 spread < margin and chroma > min_chroma and keeps_hue and lighter > max_spread
             )
     return washed
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _channel_spread(pixels: np.ndarray) -> float:
+    """The largest range (max - min) of any channel over the pixels (K, 3)."""
+    spread = 0.0
+    for c in range(pixels.shape[1]):
+        spread = max(spread, pixels[:, c].max() - pixels[:, c].min())
+    return spread
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
