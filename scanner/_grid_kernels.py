@@ -443,68 +443,87 @@ def _suppressed(order: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np
     return kept[:total]
 
 
+# The glare kernels use loops, not NumPy's reductions: numba spends a quarter of a second
+# compiling each reduction (once per machine; the cache keeps the result).
 @njit(cache=True, nogil=True, error_model="numpy")
 def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
     """Which cells (pixels (n, n, 16, 3) Lab) are one flat colour under a glare spot (see
-    grid._glared): each cell's pixels are ordered by lightness (a stable sort, as NumPy's
-    argsort of 8-bit values is), then judged on their darker half and lightest quarter."""
+    grid._glared): each cell's pixels are ordered by lightness (stably, as NumPy's argsort
+    of 8-bit values is), then judged on their darker half and lightest quarter, or as
+    washed out (:func:`_washed_cell`)."""
     rows, cols, count = pixels.shape[0], pixels.shape[1], pixels.shape[2]
     half, quarter = count // 2, count - count // 4
-    ordered = np.empty((rows, cols, count, 3))
     glared = np.zeros((rows, cols), np.bool_)
+    cell = np.empty((count, 3))
     for i in range(rows):
         for j in range(cols):
-            order = np.argsort(pixels[i, j, :, 0], kind="mergesort")
+            order = _stable_order(pixels[i, j, :, 0])
             for k in range(count):
                 for c in range(3):
-                    ordered[i, j, k, c] = pixels[i, j, order[k], c]
-            cell = ordered[i, j]
-            spread = _channel_spread(cell[:half])
+                    cell[k, c] = pixels[i, j, order[k], c]
             darker_chroma = 0.0
             for k in range(half):
                 darker_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
             lightest_chroma = 0.0
             for k in range(quarter, count):
                 lightest_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
-            lighter = cell[quarter:, 0].mean() - cell[:half, 0].mean()
+            lighter = _channel_mean(cell[quarter:], 0) - _channel_mean(cell[:half], 0)
             glared[i, j] = (
-                spread < max_spread
+                _channel_spread(cell[:half]) < max_spread
                 and lighter > max_spread
                 and lightest_chroma / (count - quarter) < darker_chroma / half
-            )
-    return glared | _washed_cells(ordered, max_spread, min_chroma)
+            ) or _washed_cell(cell, max_spread, min_chroma)
+    return glared
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _stable_order(values: np.ndarray) -> np.ndarray:
+    """Indices that sort a few values, ties kept in their order (an insertion sort: numba's
+    own stable argsort takes a second to compile)."""
+    order = np.arange(len(values))
+    for a in range(1, len(values)):
+        index = order[a]
+        b = a - 1
+        while b >= 0 and values[order[b]] > values[index]:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = index
+    return order
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
-    """Which cells (pixels (n, n, 16, 3) Lab, darkest first) are a coloured sticker washed
-    out by glare over much of its patch (see grid._washed): the darkest quarter is flat
-    and coloured, every pixel keeps its hue, and the lightest is much lighter."""
-    rows, cols, count = ordered.shape[0], ordered.shape[1], ordered.shape[2]
-    base_count = count // 4
-    margin = max_spread / 2
-    washed = np.zeros((rows, cols), np.bool_)
-    for i in range(rows):
-        for j in range(cols):
-            cell = ordered[i, j]
-            spread = _channel_spread(cell[:base_count])
-            base_a = cell[:base_count, 1].mean() - 128.0
-            base_b = cell[:base_count, 2].mean() - 128.0
-            chroma = np.hypot(base_a, base_b)
-            hue_a, hue_b = base_a / max(chroma, 1e-6), base_b / max(chroma, 1e-6)
-            keeps_hue = True
-            for k in range(count):
-                a, b = cell[k, 1] - 128.0, cell[k, 2] - 128.0
-                along = a * hue_a + b * hue_b
-                across = np.hypot(a - along * hue_a, b - along * hue_b)
-                if not (across < margin and -margin < along < chroma + margin):
-                    keeps_hue = False
-                    break
-            lighter = cell[count - 1, 0] - cell[:base_count, 0].mean()
-            washed[i, j] = (
-                spread < margin and chroma > min_chroma and keeps_hue and lighter > max_spread
-            )
+    """:func:`_washed_cell` of each cell (pixels (n, n, 16, 3) Lab, darkest first)."""
+    washed = np.zeros(ordered.shape[:2], np.bool_)
+    for i in range(ordered.shape[0]):
+        for j in range(ordered.shape[1]):
+            washed[i, j] = _washed_cell(ordered[i, j], max_spread, min_chroma)
     return washed
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _washed_cell(cell: np.ndarray, max_spread: float, min_chroma: float) -> bool:
+    """Whether a cell's pixels (16, 3) Lab, darkest first, are a coloured sticker washed out
+    by glare over much of its patch (see grid._washed): the darkest quarter is flat and
+    coloured, every pixel keeps its hue, and the lightest is much lighter."""
+    count = len(cell)
+    base = cell[: count // 4]
+    margin = max_spread / 2
+    base_a = _channel_mean(base, 1) - 128.0
+    base_b = _channel_mean(base, 2) - 128.0
+    chroma = np.hypot(base_a, base_b)
+    if not (_channel_spread(base) < margin and chroma > min_chroma):
+        return False
+    if cell[count - 1, 0] - _channel_mean(base, 0) <= max_spread:
+        return False
+    hue_a, hue_b = base_a / chroma, base_b / chroma
+    for k in range(count):
+        a, b = cell[k, 1] - 128.0, cell[k, 2] - 128.0
+        along = a * hue_a + b * hue_b
+        across = np.hypot(a - along * hue_a, b - along * hue_b)
+        if not (across < margin and -margin < along < chroma + margin):
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -512,8 +531,20 @@ def _channel_spread(pixels: np.ndarray) -> float:
     """The largest range (max - min) of any channel over the pixels (K, 3)."""
     spread = 0.0
     for c in range(pixels.shape[1]):
-        spread = max(spread, pixels[:, c].max() - pixels[:, c].min())
+        low = high = pixels[0, c]
+        for k in range(1, len(pixels)):
+            low, high = min(low, pixels[k, c]), max(high, pixels[k, c])
+        spread = max(spread, high - low)
     return spread
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _channel_mean(pixels: np.ndarray, channel: int) -> float:
+    """The mean of one channel over the pixels (K, 3)."""
+    total = 0.0
+    for k in range(len(pixels)):
+        total += pixels[k, channel]
+    return total / len(pixels)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
