@@ -10,9 +10,10 @@ repeating it.
 
 Examples
 --------
->>> path = Path(tempfile.mkdtemp()) / "demo-v1.npz"
->>> save_arrays({"squares": np.arange(4) ** 2}, path)
->>> read_arrays(path)["squares"].tolist()
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = Path(folder) / "demo-v1.npz"
+...     save_arrays({"squares": np.arange(4) ** 2}, path)
+...     read_arrays(path)["squares"].tolist()
 [0, 1, 4, 9]
 """
 
@@ -37,10 +38,20 @@ _CHECKSUM_KEY = "checksum"
 def cache_dir() -> Path:
     """The cache folder: ``$CUBESCAN_CACHE_DIR`` or the user cache dir.
 
+    Returns
+    -------
+    pathlib.Path
+        ``$CUBESCAN_CACHE_DIR`` when it is set and not empty, else
+        ``platformdirs.user_cache_dir("cubescan")``; the folder may not exist yet.
+
     Examples
     --------
     >>> cache_dir().name  # doctest: +SKIP
     'cubescan'
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {CACHE_ENV: "/tmp/elsewhere"}):
+    ...     cache_dir() == Path("/tmp/elsewhere")
+    True
     """
     override = os.environ.get(CACHE_ENV)
     return Path(override) if override else Path(platformdirs.user_cache_dir("cubescan"))
@@ -48,6 +59,18 @@ def cache_dir() -> Path:
 
 def cache_path(name: str, version: int) -> Path:
     """Path of the cache file for ``name`` at ``version``.
+
+    Parameters
+    ----------
+    name
+        What the file holds, e.g. ``"twophase-tables"``.
+    version
+        Layout version; part of the file name, so files of other versions are ignored.
+
+    Returns
+    -------
+    pathlib.Path
+        ``cache_dir() / f"{name}-v{version}.npz"``; the file may not exist.
 
     Examples
     --------
@@ -69,9 +92,21 @@ def _checksum(arrays: dict[str, np.ndarray]) -> np.ndarray:
 def save_arrays(arrays: dict[str, np.ndarray], path: Path) -> None:
     """Write arrays with their checksum atomically (temp file in the same folder, replace).
 
+    Parameters
+    ----------
+    arrays
+        Name -> array; the names become the file's entries (reserved: ``"checksum"``,
+        the file's own entry, and ``"file"``, an argument of :func:`numpy.savez`).
+        Object arrays cannot be read back (files are read without pickle).
+    path
+        The ``.npz`` file to write; its folder is created, an existing file replaced.
+
     Examples
     --------
-    >>> save_arrays({"a": np.arange(3)}, Path(tempfile.mkdtemp()) / "t.npz")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     save_arrays({"a": np.arange(3)}, Path(folder) / "t.npz")
+    ...     sorted(p.name for p in Path(folder).iterdir())  # no temporary file left behind
+    ['t.npz']
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
@@ -91,10 +126,28 @@ def read_arrays(path: Path, expected: frozenset[str] | None = None) -> dict[str,
     """Read a cache file; None when it is missing, unreadable, fails its checksum, or
     (with ``expected``) does not hold exactly the expected array names.
 
+    Parameters
+    ----------
+    path
+        A file written by :func:`save_arrays`.
+    expected
+        The exact set of array names the file must hold (the checksum not counted);
+        None accepts any names.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray or None
+        The arrays, read-only, without the checksum; None for a file that is no use.
+
     Examples
     --------
     >>> read_arrays(Path("/nonexistent/t.npz")) is None
     True
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "t.npz"
+    ...     save_arrays({"a": np.arange(3)}, path)
+    ...     read_arrays(path, frozenset({"a"}))["a"].tolist(), read_arrays(path, frozenset({"b"}))
+    ([0, 1, 2], None)
     """
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -113,7 +166,31 @@ def read_arrays(path: Path, expected: frozenset[str] | None = None) -> dict[str,
 
 @contextlib.contextmanager
 def build_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock beside ``path`` (no-op where flock is missing)."""
+    """Hold an exclusive advisory lock beside ``path`` (no-op where flock is missing).
+
+    The lock file is ``path`` with the suffix ``.lock``; it is left in place afterwards.
+    Entering blocks until no other process holds the lock.
+
+    Parameters
+    ----------
+    path
+        The cache file about to be built (its folder is created if needed).
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Use as ``with build_lock(path):`` (it gives None); the lock is held inside the
+        block and released when the block ends, also on an exception.
+
+    Examples
+    --------
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "demo-v1.npz"
+    ...     with build_lock(path):  # a second process would wait here
+    ...         save_arrays({"a": np.arange(3)}, path)
+    ...     sorted(p.name for p in path.parent.iterdir())
+    ['demo-v1.lock', 'demo-v1.npz']
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
@@ -150,6 +227,16 @@ def load_or_build(
     -------
     dict of str to numpy.ndarray
         Read-only arrays.
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     with mock.patch.dict(os.environ, {CACHE_ENV: folder}):  # not the user's cache
+    ...         built = load_or_build("demo", 1, lambda: {"squares": np.arange(4) ** 2})
+    ...         again = load_or_build("demo", 1, lambda: {"squares": np.zeros(4)})  # not called
+    >>> again["squares"].tolist(), again["squares"].flags.writeable
+    ([0, 1, 4, 9], False)
     """
     path = cache_path(name, version)
     arrays = read_arrays(path, expected)

@@ -9,7 +9,7 @@ model by construction.
 
 Coordinates (all 0 on the solved cube):
 
-* ``twist`` (0..2186): corner orientations of URF..DLF in base 3;
+* ``twist`` (0..2186): corner orientations of URF..DBL in base 3 (DRB's follows);
 * ``flip`` (0..2047): edge orientations of UR..BL in base 2;
 * ``slice_sorted`` (0..11879): where the four middle-layer edges FR FL BL BR are and
   in which order, ``24 * combination + permutation``; it is below 24 exactly when
@@ -69,6 +69,21 @@ _FLIP_WEIGHTS = 2 ** np.arange(10, -1, -1)
 def move_index(move: Move) -> int:
     """Index 0..17 of an outer move.
 
+    Parameters
+    ----------
+    move
+        An outer face turn, one of :func:`solver.moves.outer_moves`.
+
+    Returns
+    -------
+    int
+        ``3 * face + turns - 1`` with faces ``U R F D L B`` numbered 0..5.
+
+    Raises
+    ------
+    ValueError
+        When ``move`` is not an outer face turn (a slice, wide turn or rotation).
+
     Examples
     --------
     >>> move_index(Move("R", turns=3))
@@ -83,6 +98,19 @@ def move_index(move: Move) -> int:
 def twist_of(co: np.ndarray) -> np.ndarray:
     """Twist coordinates of corner orientations ``co`` (shape ``(n, 8)``).
 
+    Parameters
+    ----------
+    co
+        Integer array, shape ``(n, 8)``: corner orientations 0..2 in slot order
+        (:data:`solver.cubie.CORNERS`). Only the first seven columns are read; the
+        eighth (DRB) is implied by a twist sum divisible by 3.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n,)``: twist coordinates 0..2186, the orientations of URF..DBL
+        read as base-3 digits, URF the most significant.
+
     Examples
     --------
     >>> twist_of(np.array([[0, 0, 0, 0, 0, 0, 1, 2]])).tolist()
@@ -93,6 +121,17 @@ def twist_of(co: np.ndarray) -> np.ndarray:
 
 def co_of_twist(twist_values: np.ndarray) -> np.ndarray:
     """Corner orientations ``(n, 8)`` of twist coordinates (inverse of :func:`twist_of`).
+
+    Parameters
+    ----------
+    twist_values
+        Integer array, shape ``(n,)``, of twist coordinates 0..2186.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n, 8)``: corner orientations 0..2 in slot order; the last (DRB)
+        makes each row's sum divisible by 3.
 
     Examples
     --------
@@ -108,6 +147,19 @@ def co_of_twist(twist_values: np.ndarray) -> np.ndarray:
 def flip_of(eo: np.ndarray) -> np.ndarray:
     """Flip coordinates of edge orientations ``eo`` (shape ``(n, 12)``).
 
+    Parameters
+    ----------
+    eo
+        Integer array, shape ``(n, 12)``: edge orientations 0..1 in slot order
+        (:data:`solver.cubie.EDGES`). Only the first eleven columns are read; the
+        twelfth (BR) is implied by an even flip sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n,)``: flip coordinates 0..2047, the orientations of UR..BL read
+        as base-2 digits, UR the most significant.
+
     Examples
     --------
     >>> flip_of(np.array([[0] * 10 + [1, 1]])).tolist()
@@ -118,6 +170,17 @@ def flip_of(eo: np.ndarray) -> np.ndarray:
 
 def eo_of_flip(flip_values: np.ndarray) -> np.ndarray:
     """Edge orientations ``(n, 12)`` of flip coordinates (inverse of :func:`flip_of`).
+
+    Parameters
+    ----------
+    flip_values
+        Integer array, shape ``(n,)``, of flip coordinates 0..2047.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n, 12)``: edge orientations 0..1 in slot order; the last (BR)
+        makes each row's sum even.
 
     Examples
     --------
@@ -162,6 +225,19 @@ def _perm_tables(length: int) -> tuple[np.ndarray, np.ndarray]:
 def perm_rank(perm: np.ndarray) -> np.ndarray:
     """Lexicographic ranks of the permutations in the rows of ``perm`` (shape ``(n, k)``).
 
+    Parameters
+    ----------
+    perm
+        Integer array, shape ``(n, k)``, each row a permutation of ``range(k)``. ``k``
+        must be small (4 or 8 here): all ``k!`` permutations are listed (once per ``k``,
+        cached) to get the weights.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n,)``: ranks 0 .. k!-1, 0 for the identity, in the order
+        :func:`itertools.permutations` lists the permutations.
+
     Examples
     --------
     >>> perm_rank(np.array([[0, 1, 2], [2, 1, 0]])).tolist()
@@ -179,10 +255,25 @@ def perm_rank(perm: np.ndarray) -> np.ndarray:
 def perm_of_rank(ranks: np.ndarray, length: int) -> np.ndarray:
     """Permutations ``(n, length)`` of lexicographic ranks (inverse of :func:`perm_rank`).
 
+    Parameters
+    ----------
+    ranks
+        Integer array, shape ``(n,)``, of ranks 0 .. length!-1.
+    length
+        Length ``k`` of the permutations (small, as for :func:`perm_rank`).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n, length)``: row ``i`` is the permutation of ``range(length)``
+        of rank ``ranks[i]``.
+
     Examples
     --------
     >>> perm_of_rank(np.array([5]), 3).tolist()
     [[2, 1, 0]]
+    >>> perm_of_rank(perm_rank(np.array([[2, 0, 3, 1]])), 4).tolist()
+    [[2, 0, 3, 1]]
     """
     perms, _ = _perm_tables(length)
     return perms[np.asarray(ranks, dtype=np.int64)]
@@ -223,10 +314,26 @@ def edge4_of(ep: np.ndarray, pieces: tuple[int, int, int, int]) -> np.ndarray:
 def ep_of_edge4(values: np.ndarray, pieces: tuple[int, int, int, int]) -> np.ndarray:
     """Partial edge permutations ``(n, 12)`` of :func:`edge4_of` coordinates (-1 = other).
 
+    Parameters
+    ----------
+    values
+        Integer array, shape ``(n,)``, of :func:`edge4_of` coordinates 0..11879.
+    pieces
+        The four consecutive piece numbers the coordinates describe (:data:`U_EDGES`,
+        :data:`D_EDGES` or :data:`SLICE_EDGES`).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(n, 12)``: ``ep[:, slot]`` is the piece of ``pieces`` in that
+        slot, or -1 in the eight slots that hold other pieces.
+
     Examples
     --------
     >>> ep_of_edge4(np.array([0]), SLICE_EDGES).tolist()
     [[-1, -1, -1, -1, -1, -1, -1, -1, 8, 9, 10, 11]]
+    >>> edge4_of(ep_of_edge4(np.array([11879]), U_EDGES), U_EDGES).tolist()
+    [11879]
     """
     values = np.asarray(values, dtype=np.int64)
     slots_of_rank, _ = _combination_tables(pieces[0])
@@ -241,42 +348,161 @@ def ep_of_edge4(values: np.ndarray, pieces: tuple[int, int, int, int]) -> np.nda
 
 
 def twist(cube: CubieCube) -> int:
-    """Corner twist coordinate (0..2186) of a cube."""
+    """Corner twist coordinate (0..2186) of a cube.
+
+    Parameters
+    ----------
+    cube
+        A 3x3 or 2x2 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        :func:`twist_of` of ``cube.co``; 0 when every corner is oriented.
+
+    Examples
+    --------
+    >>> twist(CubieCube()), twist(move_cubie(Move("U"))), twist(move_cubie(Move("R")))
+    (0, 0, 1494)
+    """
     return int(twist_of(np.array([cube.co]))[0])
 
 
 def flip(cube: CubieCube) -> int:
-    """Edge flip coordinate (0..2047) of a cube."""
+    """Edge flip coordinate (0..2047) of a cube.
+
+    Parameters
+    ----------
+    cube
+        A 3x3 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        :func:`flip_of` of ``cube.eo``; 0 when every edge is oriented.
+
+    Examples
+    --------
+    >>> flip(move_cubie(Move("R"))), flip(move_cubie(Move("F")))  # F flips four edges
+    (0, 550)
+    """
     return int(flip_of(np.array([cube.eo]))[0])
 
 
 def slice_sorted(cube: CubieCube) -> int:
-    """Middle-layer edges' positions and order (0..11879); below 24 in phase 2."""
+    """Middle-layer edges' positions and order (0..11879); below 24 in phase 2.
+
+    Parameters
+    ----------
+    cube
+        A 3x3 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        :func:`edge4_of` of ``cube.ep`` for FR FL BL BR: ``24 * combination +
+        permutation``; ``// 24`` is the phase-1 ``slice`` coordinate.
+
+    Examples
+    --------
+    >>> slice_sorted(CubieCube()), slice_sorted(move_cubie(Move("R", turns=2)))
+    (0, 21)
+    >>> slice_sorted(move_cubie(Move("R"))) >= 24  # R takes FR and BR out of the layer
+    True
+    """
     return int(edge4_of(np.array([cube.ep]), SLICE_EDGES)[0])
 
 
 def u_edges(cube: CubieCube) -> int:
-    """U-layer edges' positions and order (0..11879)."""
+    """U-layer edges' positions and order (0..11879).
+
+    Parameters
+    ----------
+    cube
+        A 3x3 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        :func:`edge4_of` of ``cube.ep`` for UR UF UL UB; below
+        :data:`N_U_EDGES_PHASE2` when they are all in the U and D layers.
+
+    Examples
+    --------
+    >>> u_edges(move_cubie(Move("D"))), u_edges(move_cubie(Move("U")))  # U reorders them
+    (0, 18)
+    """
     return int(edge4_of(np.array([cube.ep]), U_EDGES)[0])
 
 
 def d_edges(cube: CubieCube) -> int:
-    """D-layer edges' positions and order (0..11879)."""
+    """D-layer edges' positions and order (0..11879).
+
+    Parameters
+    ----------
+    cube
+        A 3x3 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        :func:`edge4_of` of ``cube.ep`` for DR DF DL DB.
+
+    Examples
+    --------
+    >>> d_edges(move_cubie(Move("U"))), d_edges(move_cubie(Move("D")))  # D reorders them
+    (0, 9)
+    """
     return int(edge4_of(np.array([cube.ep]), D_EDGES)[0])
 
 
 def corners(cube: CubieCube) -> int:
-    """Corner permutation coordinate (0..40319)."""
+    """Corner permutation coordinate (0..40319).
+
+    Parameters
+    ----------
+    cube
+        A 3x3 or 2x2 cube at the cubie level.
+
+    Returns
+    -------
+    int
+        Lexicographic rank (:func:`perm_rank`) of ``cube.cp``; 0 when every corner is home.
+
+    Examples
+    --------
+    >>> corners(CubieCube()), corners(move_cubie(Move("U")))
+    (0, 15120)
+    """
     return int(perm_rank(np.array([cube.cp]))[0])
 
 
 def ud_edges(cube: CubieCube) -> int:
     """Permutation of the eight U and D edges (0..40319); the cube must be in phase 2.
 
+    Parameters
+    ----------
+    cube
+        A 3x3 cube whose FR FL BL BR edges are in the middle layer, in any order.
+
+    Returns
+    -------
+    int
+        Lexicographic rank (:func:`perm_rank`) of ``cube.ep[:8]``.
+
     Raises
     ------
     ValueError
         When a middle-layer edge is outside the middle layer.
+
+    Examples
+    --------
+    >>> ud_edges(CubieCube()), ud_edges(move_cubie(Move("U")))
+    (0, 15120)
+    >>> ud_edges(move_cubie(Move("R")))
+    Traceback (most recent call last):
+    ...
+    ValueError: ud_edges is defined only when FR FL BL BR are in the middle layer
     """
     if sorted(cube.ep[8:]) != list(SLICE_EDGES):
         raise ValueError("ud_edges is defined only when FR FL BL BR are in the middle layer")
@@ -310,6 +536,12 @@ def _frozen(table: np.ndarray) -> np.ndarray:
 def twist_move_table() -> np.ndarray:
     """``table[twist, move]``: twist after the move, shape (2187, 18) int32.
 
+    Returns
+    -------
+    numpy.ndarray
+        Read-only; ``table[t, m]`` is the twist, after move ``m`` (numbered as in
+        :func:`move_index`), of a cube whose twist is ``t``.
+
     Examples
     --------
     >>> twist_move_table().shape
@@ -323,7 +555,19 @@ def twist_move_table() -> np.ndarray:
 
 @cache
 def flip_move_table() -> np.ndarray:
-    """``table[flip, move]``: flip after the move, shape (2048, 18) int32."""
+    """``table[flip, move]``: flip after the move, shape (2048, 18) int32.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only; ``table[f, m]`` is the flip, after move ``m`` (numbered as in
+        :func:`move_index`), of a cube whose flip is ``f``.
+
+    Examples
+    --------
+    >>> flip_move_table().shape, int(flip_move_table()[0, 6])  # F is move 6
+    ((2048, 18), 550)
+    """
     eo = eo_of_flip(np.arange(N_FLIP))
     ep = np.zeros_like(eo)
     columns = [flip_of(_apply_edges(ep, eo, m)[1]) for m in _move_arrays()]
@@ -333,6 +577,18 @@ def flip_move_table() -> np.ndarray:
 @cache
 def edge4_move_table(pieces: tuple[int, int, int, int]) -> np.ndarray:
     """``table[edge4, move]`` for one group of four edges, shape (11880, 18) int32.
+
+    Parameters
+    ----------
+    pieces
+        The group: :data:`U_EDGES`, :data:`D_EDGES` or :data:`SLICE_EDGES` (a tuple; the
+        table is cached per group).
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only; ``table[v, m]`` is the :func:`edge4_of` coordinate of ``pieces``,
+        after move ``m`` (numbered as in :func:`move_index`), of a cube where it is ``v``.
 
     Examples
     --------
@@ -347,7 +603,20 @@ def edge4_move_table(pieces: tuple[int, int, int, int]) -> np.ndarray:
 
 @cache
 def corners_move_table() -> np.ndarray:
-    """``table[corners, move]``: corner permutation after the move, (40320, 18) int32."""
+    """``table[corners, move]``: corner permutation after the move, (40320, 18) int32.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only; ``table[c, m]`` is the :func:`corners` coordinate, after move ``m``
+        (numbered as in :func:`move_index`), of a cube where it is ``c``.
+
+    Examples
+    --------
+    >>> table = corners_move_table()
+    >>> table.shape, int(table[0, 0]) == corners(move_cubie(Move("U")))
+    ((40320, 18), True)
+    """
     cp = perm_of_rank(np.arange(N_CORNERS), 8)
     co = np.zeros_like(cp)
     columns = [perm_rank(_apply_corners(cp, co, m)[0]) for m in _move_arrays()]
@@ -357,6 +626,13 @@ def corners_move_table() -> np.ndarray:
 @cache
 def ud_edges_move_table() -> np.ndarray:
     """``table[ud_edges, move]`` for the phase-2 moves, (40320, 18) int32; -1 elsewhere.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only; ``table[v, m]`` is the :func:`ud_edges` coordinate, after phase-2 move
+        ``m`` (one of :data:`PHASE2_MOVES`), of a phase-2 cube where it is ``v``; the
+        columns of the other eight moves are -1.
 
     Examples
     --------
@@ -380,10 +656,19 @@ def ud_edges_merge_table() -> np.ndarray:
     In phase 2 the U edges sit in slots 0..7 (``u_edges`` < 1680) and the D edges
     fill the other four of those slots, so their order alone completes the picture.
 
+    Returns
+    -------
+    numpy.ndarray
+        Read-only int32, shape (1680, 24) (:data:`N_U_EDGES_PHASE2` rows): the
+        :func:`ud_edges` coordinate for each phase-2 ``u_edges`` and ``d_edges % 24``.
+
     Examples
     --------
     >>> int(ud_edges_merge_table()[0, 0])
     0
+    >>> cube = move_cubie(Move("U"))
+    >>> int(ud_edges_merge_table()[u_edges(cube), d_edges(cube) % 24]) == ud_edges(cube)
+    True
     """
     u_values = np.repeat(np.arange(N_U_EDGES_PHASE2), N_PERM4)
     d_orders = np.tile(np.arange(N_PERM4), N_U_EDGES_PHASE2)

@@ -38,6 +38,17 @@ EDGES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
 def corner_slots(size: int) -> tuple[tuple[int, int, int], ...]:
     """Facelet indices of each corner slot, in :data:`CORNERS` order and name order.
 
+    Parameters
+    ----------
+    size
+        N of the N x N cube (2 to 7, as :func:`solver.geometry.cube_geometry` allows).
+
+    Returns
+    -------
+    tuple of tuple of int
+        Eight triples of facelet indices (0 .. 6*N*N - 1), one per slot; each lists the
+        slot's stickers in the order of its name (clockwise seen from outside, U/D first).
+
     Examples
     --------
     >>> corner_slots(3)[0]  # URF = U9, R1, F3
@@ -50,10 +61,28 @@ def corner_slots(size: int) -> tuple[tuple[int, int, int], ...]:
 def edge_slots(size: int) -> tuple[tuple[int, int], ...]:
     """Facelet indices of each middle-edge slot (odd N), in :data:`EDGES` order.
 
+    Parameters
+    ----------
+    size
+        N of the N x N cube; must be odd (3, 5 or 7).
+
+    Returns
+    -------
+    tuple of tuple of int
+        Twelve pairs of facelet indices, one per slot, each in the order of the slot's
+        name (UR: the U sticker, then the R sticker).
+
+    Raises
+    ------
+    ValueError
+        When ``size`` is even (the cube has no middle edges).
+
     Examples
     --------
     >>> edge_slots(3)[0]  # UR = U6, R2
     (5, 10)
+    >>> len(edge_slots(5)), edge_slots(5)[0]  # UR = U15, R3 on a 5x5
+    (12, (14, 27))
     """
     if size % 2 == 0:
         raise ValueError(f"a {size}x{size} cube has no middle edges")
@@ -143,6 +172,17 @@ class CubieCube:
 def permutation_parity(perm: tuple[int, ...] | list[int]) -> int:
     """0 for an even permutation, 1 for an odd one (counted by cycle lengths).
 
+    Parameters
+    ----------
+    perm
+        A permutation of ``range(len(perm))``, e.g. :attr:`CubieCube.cp` or
+        :attr:`CubieCube.ep`.
+
+    Returns
+    -------
+    int
+        0 (even) or 1 (odd).
+
     Examples
     --------
     >>> permutation_parity((1, 0, 2)), permutation_parity((1, 2, 0))
@@ -166,6 +206,19 @@ def permutation_parity(perm: tuple[int, ...] | list[int]) -> int:
 def corner_lookup(size: int = 3) -> dict[str, tuple[int, int]]:
     """Sticker letters of a corner slot (slot order) -> (piece, orientation), 24 entries.
 
+    Parameters
+    ----------
+    size
+        Not used: the table is the same for every cube size.
+
+    Returns
+    -------
+    dict of str to tuple of (int, int)
+        Key: the three face letters read on a corner slot's facelets in the order of
+        :func:`corner_slots`; value: ``(piece, co)``, the piece's index in
+        :data:`CORNERS` and its orientation 0..2. Letters no real corner shows (such
+        as a mirror-image ``"UFR"``) are absent.
+
     Examples
     --------
     >>> corner_lookup()["RFU"]  # the URF piece, its U sticker on the slot's third facelet
@@ -184,6 +237,13 @@ def corner_lookup(size: int = 3) -> dict[str, tuple[int, int]]:
 @cache
 def edge_lookup() -> dict[str, tuple[int, int]]:
     """Sticker letters of an edge slot (slot order) -> (piece, orientation), 24 entries.
+
+    Returns
+    -------
+    dict of str to tuple of (int, int)
+        Key: the two face letters read on an edge slot's facelets in the order of
+        :func:`edge_slots`; value: ``(piece, eo)``, the piece's index in :data:`EDGES`
+        and its orientation 0..1.
 
     Examples
     --------
@@ -245,6 +305,16 @@ def facelets_to_cubie(facelets: str) -> CubieCube:
 def cubie_to_facelets(cube: CubieCube) -> str:
     """Convert a cubie-level cube back to its facelet string (face letters).
 
+    Parameters
+    ----------
+    cube
+        The cube; one with empty ``ep`` is taken as a 2x2. Need not be solvable.
+
+    Returns
+    -------
+    str
+        54 face letters (24 for a 2x2), the centres as on the solved cube.
+
     Examples
     --------
     >>> cubie_to_facelets(CubieCube()) == solved_facelets(3)
@@ -268,11 +338,36 @@ def cubie_to_facelets(cube: CubieCube) -> str:
 def move_cubie(move: Move) -> CubieCube:
     """The cubie-level effect of a 3x3 outer move, computed from its sticker permutation.
 
+    Parameters
+    ----------
+    move
+        An outer face turn such as ``Move("R", turns=3)`` (one of
+        :func:`solver.moves.outer_moves`).
+
+    Returns
+    -------
+    CubieCube
+        The state the move makes from the solved cube; ``c.multiply(move_cubie(m))``
+        applies the move to ``c``.
+
+    Raises
+    ------
+    ValueError
+        For a slice, inner-layer or wide move, or a rotation.
+
     Examples
     --------
     >>> move_cubie(Move("U")).cp
     (3, 0, 1, 2, 4, 5, 6, 7)
+    >>> move_cubie(Move("L", 2, 2, kind="slice"))
+    Traceback (most recent call last):
+    ...
+    ValueError: move_cubie takes an outer face turn (U, R2, F'...), not M
     """
+    # The cubie level has no centres: a slice or rotation, which moves them, has no
+    # cubie-level effect of its own (it would come out as a state no face turns reach).
+    if (move.first, move.last) != (1, 1):
+        raise ValueError(f"move_cubie takes an outer face turn (U, R2, F'...), not {move}")
     return facelets_to_cubie(apply_moves(solved_facelets(3), [move]))
 
 
@@ -319,6 +414,17 @@ def random_reassembly(rng: np.random.Generator) -> CubieCube:
     This is what a person gets by reassembling a disassembled cube without care;
     exactly 1 in 12 of these is solvable.
 
+    Parameters
+    ----------
+    rng
+        NumPy random generator.
+
+    Returns
+    -------
+    CubieCube
+        Uniformly random ``cp``, ``co``, ``ep`` and ``eo``, with no parity or
+        orientation-sum constraint.
+
     Examples
     --------
     >>> len(random_reassembly(np.random.default_rng(0)).ep)
@@ -335,9 +441,24 @@ def random_reassembly(rng: np.random.Generator) -> CubieCube:
 def random_state(rng: np.random.Generator, size: int = 3) -> str:
     """A uniformly random solvable 2x2 or 3x3 facelet string (face letters).
 
+    Parameters
+    ----------
+    rng
+        NumPy random generator.
+    size
+        3 or 2.
+
+    Returns
+    -------
+    str
+        54 face letters (24 for a 2x2), the facelets of :func:`random_cubie`.
+
     Examples
     --------
     >>> len(random_state(np.random.default_rng(0)))
     54
+    >>> state = random_state(np.random.default_rng(0), 2)
+    >>> len(state), facelets_to_cubie(state).corner_twist_total
+    (24, 0)
     """
     return cubie_to_facelets(random_cubie(rng, size))

@@ -128,6 +128,19 @@ def twist_corner_fix(size: int, slot: int, turns: int) -> Fix:
 def flip_edge_fix(facelets: tuple[int, int], name: str) -> Fix:
     """The fix "flip the edge at ``name`` in place".
 
+    Parameters
+    ----------
+    facelets
+        The two sticker indices of the middle-edge slot (see
+        :func:`solver.cubie.edge_slots`); :func:`apply_fix` swaps their letters.
+    name
+        The slot's name for the text, e.g. ``"UR"``.
+
+    Returns
+    -------
+    Fix
+        A ``"flip-edge"`` fix on ``facelets``.
+
     Examples
     --------
     >>> flip_edge_fix((5, 10), "UR").text
@@ -138,6 +151,22 @@ def flip_edge_fix(facelets: tuple[int, int], name: str) -> Fix:
 
 def swap_pieces_fix(kind: str, names: tuple[str, str], slots: tuple[tuple[int, ...], ...]) -> Fix:
     """The fix "swap the two pieces at these two slots" (stickers keep their order).
+
+    Parameters
+    ----------
+    kind
+        ``"corner"``, ``"edge"`` or ``"wing"`` (for the text).
+    names
+        The two slots' names (for the text).
+    slots
+        The two slots' sticker indices, each in reading order and of equal length:
+        sticker k of one slot trades places with sticker k of the other.
+
+    Returns
+    -------
+    Fix
+        A ``"swap-pieces"`` fix whose facelets are the first slot's followed by the
+        second's.
 
     Examples
     --------

@@ -86,9 +86,7 @@ class Move:
     @property
     def inverse(self) -> Move:
         """The move that undoes this one."""
-        return Move(
-            self.face, self.first, self.last, 4 - self.turns if self.turns != 2 else 2, self.kind
-        )
+        return Move(self.face, self.first, self.last, 4 - self.turns, self.kind)
 
     def layers(self, size: int) -> frozenset[int]:
         """Layer numbers (from :attr:`face`) this move turns on an N x N cube."""
@@ -166,6 +164,17 @@ def parse_moves(text: str, size: int = 3) -> list[Move]:
 def format_moves(moves: Iterable[Move]) -> str:
     """Moves as WCA text separated by spaces.
 
+    Parameters
+    ----------
+    moves
+        The moves, in the order they are made.
+
+    Returns
+    -------
+    str
+        One WCA token per move joined by single spaces (two-layer wide turns as ``Rw``,
+        never ``r``); empty for no moves.
+
     Examples
     --------
     >>> format_moves(parse_moves("R  U'"))
@@ -176,6 +185,16 @@ def format_moves(moves: Iterable[Move]) -> str:
 
 def invert_moves(moves: Sequence[Move]) -> list[Move]:
     """The sequence that undoes ``moves`` (reversed, each move inverted).
+
+    Parameters
+    ----------
+    moves
+        The moves to undo (a sequence: it is read backwards).
+
+    Returns
+    -------
+    list of Move
+        A new list; ``moves`` followed by it leaves every cube unchanged.
 
     Examples
     --------
@@ -217,6 +236,19 @@ def move_permutation(move: Move, size: int) -> np.ndarray:
 
 def sequence_permutation(moves: Iterable[Move], size: int) -> np.ndarray:
     """Sticker permutation of a whole sequence (first move applied first).
+
+    Parameters
+    ----------
+    moves
+        Moves valid on an N x N cube, in the order they are made.
+    size
+        N.
+
+    Returns
+    -------
+    numpy.ndarray
+        Int array of length 6*N*N with ``new_state = old_state[perm]`` for the whole
+        sequence; ``arange(6*N*N)`` for no moves.
 
     Examples
     --------
@@ -261,6 +293,16 @@ def apply_moves(facelets: str, moves: Iterable[Move] | str) -> str:
 def size_from_length(length: int) -> int:
     """N such that 6*N*N == length.
 
+    Parameters
+    ----------
+    length
+        Number of stickers (facelets) in a state string.
+
+    Returns
+    -------
+    int
+        N, 2..7.
+
     Raises
     ------
     BadInputError
@@ -284,6 +326,16 @@ def size_from_length(length: int) -> int:
 def solved_facelets(size: int) -> str:
     """The solved cube's facelet string.
 
+    Parameters
+    ----------
+    size
+        N (not checked).
+
+    Returns
+    -------
+    str
+        6*N*N face letters: N*N of each of U R F D L B, in that order.
+
     Examples
     --------
     >>> solved_facelets(2)
@@ -294,6 +346,12 @@ def solved_facelets(size: int) -> str:
 
 def outer_moves() -> list[Move]:
     """All 18 outer face turns (U, U2, U', R, ...), the move set of a 3x3 solver.
+
+    Returns
+    -------
+    list of Move
+        Faces U R F D L B, each turned 1, 2 and 3 quarter turns: move ``3 * face + turns
+        - 1`` is the move numbered so in :mod:`solver.coords`.
 
     Examples
     --------
@@ -308,6 +366,18 @@ def layer_moves(size: int) -> list[Move]:
 
     Includes inner slices (``2R``) and wide turns (``3Rw``) counted from every face,
     so random sequences over it reach every reachable state.
+
+    Parameters
+    ----------
+    size
+        N.
+
+    Returns
+    -------
+    list of Move
+        18 * (2N - 3) moves: for each face U R F D L B and 1, 2, 3 quarter turns, the
+        single layers 1..N-1 (``U``, ``2U``, ...), then the blocks 1..2 up to 1..N-1
+        (``Uw``, ``3Uw``, ...). No rotations (layer N is never turned).
 
     Examples
     --------

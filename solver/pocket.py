@@ -108,10 +108,22 @@ def pocket_tables() -> dict[str, np.ndarray]:
 
     Read (or built) once per process; the arrays are read-only.
 
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``"distance"``: int8, length :data:`STATES`, the number of moves that solve state
+        ``perm * 729 + ori`` (``perm`` the rank of the seven free corners' permutation,
+        ``ori`` the base-3 number of the first six twists); ``"move_perm"`` (5040, 9)
+        and ``"move_ori"`` (729, 9): int32, ``perm`` and ``ori`` after each of the turns
+        U U2 U' R R2 R' F F2 F'.
+
     Examples
     --------
     >>> int(pocket_tables()["distance"].max())  # doctest: +SKIP
     11
+    >>> tables = pocket_tables()
+    >>> tables["move_perm"].shape, int(tables["distance"][0])  # 0 is the solved state
+    ((5040, 9), 0)
     """
     return load_or_build("pocket-distances", TABLE_VERSION, _build)
 
@@ -211,10 +223,25 @@ def solve_pocket(state: str | CubeState) -> list[Move]:
 def is_solved(facelets: str) -> bool:
     """True when every face of the cube shows one colour (any way it is held).
 
+    Parameters
+    ----------
+    facelets
+        A facelet string of any N, in any alphabet.
+
+    Returns
+    -------
+    bool
+        True when the stickers of each face are all the same symbol (whether the six
+        faces differ is not checked).
+
     Examples
     --------
     >>> is_solved("UUUURRRRFFFFDDDDLLLLBBBB")
     True
+    >>> from solver.moves import solved_facelets
+    >>> solved = solved_facelets(2)
+    >>> is_solved(apply_moves(solved, "x y")), is_solved(apply_moves(solved, "R"))  # x y: rotations
+    (True, False)
     """
     per_face = len(facelets) // 6
     return all(len(set(facelets[f * per_face : (f + 1) * per_face])) == 1 for f in range(6))

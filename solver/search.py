@@ -286,10 +286,25 @@ def _run(tables, starts, best, state, stop):
 def start_coordinates(cubes: Sequence[CubieCube]) -> np.ndarray:
     """Kernel start rows ``[twist, flip, slice_sorted, corners, u_edges, d_edges]``.
 
+    Parameters
+    ----------
+    cubes
+        3x3 cubes at cubie level, the equivalent starts of one search.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64, shape ``(len(cubes), 6)``: one row of :mod:`solver.coords` coordinates
+        per cube (all 0 on the solved cube).
+
     Examples
     --------
     >>> start_coordinates([CubieCube()]).tolist()
     [[0, 0, 0, 0, 0, 0]]
+    >>> from solver.cubie import move_cubie
+    >>> from solver.moves import Move
+    >>> start_coordinates([move_cubie(Move("U"))]).tolist()  # U moves corners and U edges
+    [[0, 0, 0, 15120, 18, 0]]
     """
     co = np.array([c.co for c in cubes])
     cp = np.array([c.cp for c in cubes])
@@ -311,10 +326,31 @@ def start_coordinates(cubes: Sequence[CubieCube]) -> np.ndarray:
 def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     """The tables in the order the compiled kernel expects them.
 
+    Parameters
+    ----------
+    tables
+        Name -> array, as from :func:`solver.tables.load_tables`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The 13 arrays the kernel uses: the move tables ``move_twist`` .. ``move_ud_edges``,
+        ``merge_ud_edges`` and the five ``prune_*`` tables (``move_slice`` and
+        ``move_slice_perm`` only serve the build).
+
+    Raises
+    ------
+    KeyError
+        When one of those 13 tables is missing.
+
     Examples
     --------
     >>> len(table_tuple(load_tables()))  # doctest: +SKIP
     13
+    >>> from solver.tables import TABLE_NAMES
+    >>> order = table_tuple({name: name for name in TABLE_NAMES})  # names stand in for arrays
+    >>> order[0], order[8], order[-1]
+    ('move_twist', 'prune_twist_slice', 'prune_ud_edges_slice_perm')
     """
     return tuple(tables[name] for name in _TABLE_ORDER)
 

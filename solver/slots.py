@@ -146,10 +146,22 @@ def slot_sets(size: int) -> tuple[SlotSet, ...]:
 def centre_orbits(size: int) -> tuple[CentreOrbit, ...]:
     """The orbits of movable centre pieces (not the fixed centres of odd cubes).
 
+    Parameters
+    ----------
+    size
+        N, 2..7.
+
+    Returns
+    -------
+    tuple of CentreOrbit
+        ``(N - 2)**2 // 4`` orbits of 24 stickers each; none for N = 2 and 3.
+
     Examples
     --------
     >>> [(c.orbit, len(c.facelets)) for c in centre_orbits(5)]
     [('centres U7', 24), ('centres U8', 24)]
+    >>> len(centre_orbits(3)), len(centre_orbits(6))
+    (0, 4)
     """
     geo = cube_geometry(size)
     return tuple(

@@ -61,6 +61,12 @@ TABLE_NAME = "twophase-tables"
 def table_path() -> Path:
     """Path of the versioned table file in the cache folder.
 
+    Returns
+    -------
+    pathlib.Path
+        ``twophase-tables-v{TABLE_VERSION}.npz`` in :func:`solver.cache.cache_dir`; the
+        file may not exist yet.
+
     Examples
     --------
     >>> table_path().name

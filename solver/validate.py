@@ -758,10 +758,22 @@ def _quick_verdict(state: str | CubeState) -> ValidationReport | None:
 def is_solvable(state: str | CubeState) -> bool:
     """Yes/no: is this state solvable? (The diagnosis is in :func:`validate`.)
 
+    Parameters
+    ----------
+    state
+        A facelet string in any alphabet or a parsed :class:`CubeState`, N from 2 to 7.
+
+    Returns
+    -------
+    bool
+        ``validate(state).valid``; False, not an exception, for unreadable input.
+
     Examples
     --------
     >>> from solver.moves import solved_facelets
     >>> is_solvable(solved_facelets(3))
     True
+    >>> is_solvable(apply_fix(solved_facelets(3), twist_corner_fix(3, 0, 1))), is_solvable("UUU")
+    (False, False)
     """
     return validate(state).valid
