@@ -13,13 +13,48 @@ from calibration.profile import load_profile
 from scanner.check import CubeReport, check_images, write_annotations
 from scanner.cli_validate import print_report
 from solver.errors import BadInputError
+from solver.geometry import cube_geometry
 from solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
-from solver.slots import slot_sets
+from solver.slots import centre_orbits, slot_sets
 from solver.state import parse_state
 
 
 def expected_state(report: CubeReport, expect: str | None, scramble: str | None) -> str | None:
-    """The facelets the cube should show: a given state, or a scramble applied to solved."""
+    """The facelets the cube should show: a given state, or a scramble applied to solved.
+
+    Parameters
+    ----------
+    report
+        The scanned cube's report; only its ``size`` is read.
+    expect
+        The state the cube should be in: a facelet string, or the same stickers in colour
+        letters (:func:`solver.state.parse_state`). Used when given.
+    scramble
+        Otherwise, a WCA scramble (text) that the cube should show from solved.
+
+    Returns
+    -------
+    str or None
+        The expected facelets (URFDLB letters, facelet order); None when neither
+        ``expect`` nor ``scramble`` is given.
+
+    Raises
+    ------
+    BadInputError
+        ``expect`` of another size than the report's, or unreadable ``expect`` or
+        ``scramble``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> report = SimpleNamespace(size=2)  # stands in for a CubeReport of a 2x2
+    >>> expected_state(report, None, "R U") == apply_moves(solved_facelets(2), "R U")
+    True
+    >>> expected_state(report, solved_facelets(3), None)
+    Traceback (most recent call last):
+    ...
+    solver.errors.BadInputError: --expect is a 3x3, the photos show a 2x2
+    """
     if expect is not None:
         state = parse_state(expect)
         if state.size != report.size:
@@ -34,19 +69,45 @@ def expected_state(report: CubeReport, expect: str | None, scramble: str | None)
 
 
 def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
-    """Slots (corners, edges, wings) whose stickers differ between the two states.
+    """Slots (corners, edges, wings) and centre stickers that differ between two states.
+
+    Parameters
+    ----------
+    scanned, expected
+        The two states' facelets (face letters, facelet order, ``6*size*size`` each).
+    size
+        N.
+
+    Returns
+    -------
+    list of str
+        Slot names (``"URF"``, ``"UR"``, ``"U2/B3"``...): corners first, then middle
+        edges, then wings (as :func:`solver.slots.slot_sets`); then the stickers of the
+        movable centres (4x4 and up) that differ, by facelet name (``"U6"``). The fixed
+        centres of an odd cube are where the corners and edges are read from.
 
     Examples
     --------
     >>> mismatched_pieces(solved_facelets(3), apply_moves(solved_facelets(3), "U"), 3)[:3]
     ['URF', 'UFL', 'ULB']
+    >>> inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")  # moves centres only
+    >>> mismatched_pieces(solved_facelets(4), inner, 4)
+    ['U11', 'R7', 'F7', 'D7', 'L6', 'B6']
     """
-    return [
+    slots = [
         name
         for slot_set in slot_sets(size)
         for name, slot in zip(slot_set.names, slot_set.slots, strict=True)
         if any(scanned[i] != expected[i] for i in slot)
     ]
+    name = cube_geometry(size).facelet_name
+    centres = [
+        name(i)
+        for orbit in centre_orbits(size)
+        for i in orbit.facelets
+        if scanned[i] != expected[i]
+    ]
+    return slots + centres
 
 
 @click.command("check")
