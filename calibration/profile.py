@@ -394,10 +394,10 @@ def load_profile(name: str, directory: Path | None = None) -> Profile:
     Examples
     --------
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
-    >>> _ = save_profile(p, folder)
-    >>> load_profile("demo", folder).names[0]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     _ = save_profile(p, folder)
+    ...     load_profile("demo", folder).names[0]
     'a'
     """
     path = _path(name, directory)
@@ -439,9 +439,9 @@ def save_profile(profile: Profile, directory: Path | None = None, overwrite: boo
     Examples
     --------
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
-    >>> save_profile(p, folder).name
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     save_profile(p, folder).name
     'demo.json'
     """
     path = _path(profile.name, directory)
@@ -484,7 +484,8 @@ def list_profiles(directory: Path | None = None) -> list[str]:
     Examples
     --------
     >>> import tempfile
-    >>> list_profiles(Path(tempfile.mkdtemp()))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     list_profiles(Path(folder))
     []
     """
     folder = profiles_dir() if directory is None else Path(directory)
@@ -518,10 +519,10 @@ def delete_profile(name: str, directory: Path | None = None) -> Path:
     Examples
     --------
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
-    >>> _ = save_profile(p, folder)
-    >>> delete_profile("demo", folder).name
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     _ = save_profile(p, folder)
+    ...     delete_profile("demo", folder).name
     'demo.json'
     """
     path = _path(name, directory)

@@ -123,6 +123,20 @@ class Assembly:
 def rotate_face(symbols: str, size: int, quarter_turns: int) -> str:
     """Turn one face's N*N symbols (row-major) clockwise by ``quarter_turns``.
 
+    Parameters
+    ----------
+    symbols
+        The face's N*N one-character symbols, row-major from the top.
+    size
+        N.
+    quarter_turns
+        Clockwise quarter turns (any integer; negative turns counter-clockwise).
+
+    Returns
+    -------
+    str
+        The turned face's symbols, row-major.
+
     Examples
     --------
     >>> rotate_face("abcd", 2, 1)

@@ -12,10 +12,12 @@ The per-cube work is a function ``check_folder(folder, out) -> dict`` (by defaul
 Examples
 --------
 >>> import tempfile
->>> root = Path(tempfile.mkdtemp())
+>>> shelf = tempfile.TemporaryDirectory()
+>>> root = Path(shelf.name)
 >>> (root / "cube1").mkdir()
 >>> find_cubes(root)[0].name
 'cube1'
+>>> shelf.cleanup()
 """
 
 from __future__ import annotations
@@ -66,10 +68,31 @@ class BatchSummary:
 def find_cubes(root: Path) -> list[Path]:
     """The cube folders under ``root`` (its sub-folders, sorted by name).
 
+    Parameters
+    ----------
+    root
+        The batch's folder: one sub-folder per cube.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Its sub-folders, sorted by name; hidden ones (name starting with ``.``) and plain
+        files are left out.
+
     Raises
     ------
     BadInputError
         When ``root`` is not a folder or has no sub-folders.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("cube2", "cube1", ".cache"):
+    ...         (Path(folder) / name).mkdir()
+    ...     (Path(folder) / "notes.txt").touch()
+    ...     [cube.name for cube in find_cubes(Path(folder))]
+    ['cube1', 'cube2']
     """
     if not root.is_dir():
         raise BadInputError("bad-path", f"{root} is not a folder of cube folders")
@@ -84,10 +107,26 @@ def find_cubes(root: Path) -> list[Path]:
 def read_rows(path: Path) -> list[dict]:
     """The complete rows of a ``report.jsonl`` (a line cut off by a kill is dropped).
 
+    Parameters
+    ----------
+    path
+        The ``report.jsonl`` file; a missing file has no rows.
+
+    Returns
+    -------
+    list of dict
+        The rows in file order: each line that is a JSON object with a ``"cube"`` key.
+
     Examples
     --------
     >>> read_rows(Path("/nonexistent/report.jsonl"))
     []
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / REPORT_JSONL
+    ...     _ = path.write_text('{"cube": "c1", "status": "ok"}\\n{"cube": "c2", "sta')
+    ...     read_rows(path)
+    [{'cube': 'c1', 'status': 'ok'}]
     """
     if not path.is_file():
         return []
@@ -109,7 +148,29 @@ def _append(handle, row: dict) -> None:
 
 
 def write_summaries(out: Path, rows: list[dict]) -> None:
-    """Write ``report.csv`` and ``report.html`` for these rows (atomically each)."""
+    """Write ``report.csv`` and ``report.html`` for these rows (atomically each).
+
+    Parameters
+    ----------
+    out
+        The report folder (must exist); existing reports in it are replaced.
+    rows
+        Report rows as in ``report.jsonl``: ``"cube"`` and ``"status"`` (``"ok"`` or
+        ``"error"``), then the cube's report (:meth:`scanner.check.CubeReport.to_dict`) or
+        ``"error"``; the CSV keeps the columns :data:`CSV_COLUMNS`, problems as their codes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> rows = [{"cube": "c1", "status": "error", "error": "no cube face found"}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_summaries(Path(folder), rows)
+    ...     print((Path(folder) / REPORT_CSV).read_text(), end="")
+    ...     (Path(folder) / REPORT_HTML).is_file()
+    cube,status,valid,size,problems,solution,error,facelets
+    c1,error,,,,,no cube face found,
+    True
+    """
     csv_path = out / REPORT_CSV
     temp = csv_path.with_suffix(".csv.tmp")
     with open(temp, "w", newline="", encoding="utf-8") as handle:
@@ -179,6 +240,27 @@ def run_batch(
     Returns
     -------
     BatchSummary
+
+    Examples
+    --------
+    A stand-in check that reads no photos (the real one is
+    :func:`scanner.check.check_folder`):
+
+    >>> import tempfile
+    >>> def fake_check(folder, out):
+    ...     if folder.name == "broken":
+    ...         raise BadInputError("missing-face", "a cube needs six face photos")
+    ...     return {"valid": True, "size": 2, "facelets": "UUUURRRRFFFFDDDDLLLLBBBB"}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("broken", "solved"):
+    ...         (Path(folder) / name).mkdir()
+    ...     out = Path(folder) / ".reports"
+    ...     print(run_batch(Path(folder), out, fake_check, show_progress=False))
+    ...     [(row["cube"], row["status"]) for row in read_rows(out / REPORT_JSONL)]
+    ...     print(run_batch(Path(folder), out, fake_check, resume=True, show_progress=False))
+    BatchSummary(checked=2, skipped=0, errors=1, interrupted=False)
+    [('broken', 'error'), ('solved', 'ok')]
+    BatchSummary(checked=0, skipped=2, errors=0, interrupted=False)
     """
     if jobs < 1:
         raise BadInputError("bad-option", f"--jobs must be 1 or more, got {jobs}")

@@ -380,6 +380,25 @@ def cube_report(
     ------
     BadInputError
         Not six faces of one size, NaN samples, a face photographed twice, ...
+
+    Examples
+    --------
+    Six photos' samples in another order, the F photo upside down:
+
+    >>> from scanner.colorsim import draw_light, render_stickers
+    >>> from solver.moves import apply_moves, solved_facelets
+    >>> rng = np.random.default_rng(1)
+    >>> truth = apply_moves(solved_facelets(3), "F R' U2")
+    >>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
+    >>> lab = render_stickers(colour_index, draw_light("warm", rng), rng)
+    >>> samples = [lab[9 * f : 9 * f + 9] for f in (2, 5, 0, 3, 1, 4)]  # F B U D R L
+    >>> samples[0] = samples[0][::-1]  # row-major 3x3 reversed: turned half way
+    >>> names = ["F.jpg", "B.jpg", "U.jpg", "D.jpg", "R.jpg", "L.jpg"]
+    >>> report = cube_report(samples, names, solve=False)
+    >>> report.facelets == truth, report.ambiguous, report.solution_note
+    (True, False, 'not asked for')
+    >>> report.photos[0]
+    PhotoPlacement(source='F.jpg', face='F', quarter_turns=2)
     """
     if len(face_samples) != 6:
         raise BadInputError("bad-format", f"a cube has six faces; got {len(face_samples)}")
@@ -513,16 +532,30 @@ def _settled_by_sides(
 # ------------------------------------------------------------------ photos
 
 
-_FACE_IN_NAME = re.compile(r"(?:^|[^A-Za-z])([URFDLB])(?:[^A-Za-z]|$)")
+_FACE_IN_NAME = re.compile(r"(?<![A-Za-z])([URFDLB])(?![A-Za-z])")
 
 
 def face_letter_of(path: Path) -> str | None:
     """The face letter a photo's file name gives, if any (``U.jpg``, ``cube_F.png``...).
 
+    Parameters
+    ----------
+    path
+        The photo's path; only its stem (file name without suffix) is read.
+
+    Returns
+    -------
+    str or None
+        One of URFDLB: a face letter that stands apart from other letters in the stem (at
+        either end, or between non-letters such as ``_``, ``-``, digits); None when there
+        is none, or when the stem gives two different letters.
+
     Examples
     --------
     >>> face_letter_of(Path("rubiks-side-R.png")), face_letter_of(Path("photo3.jpg"))
     ('R', None)
+    >>> face_letter_of(Path("U-R.png")), face_letter_of(Path("cube_F_2.jpg"))  # two, or one
+    (None, 'F')
     """
     found = _FACE_IN_NAME.findall(path.stem)
     return found[-1] if len(set(found)) == 1 else None
@@ -533,10 +566,34 @@ def order_photos(paths: Sequence[Path]) -> list[Path]:
 
     A single folder is expanded to the images in it.
 
+    Parameters
+    ----------
+    paths
+        Six image files, or a single folder (its files with an image suffix,
+        :data:`scanner.sources.IMAGE_SUFFIXES`, sorted by name, are taken).
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted into URFDLB order when :func:`face_letter_of` gives all six faces, one
+        each; otherwise in the order given (or listed, for a folder).
+
     Raises
     ------
     BadInputError
-        Not six images, or names that give some faces twice.
+        Not six images. (Names that give a face twice, or not all six, leave the photos in
+        the order given: the faces are told apart by their colours.)
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for face in "BDFLRU":
+    ...         (Path(folder) / f"cube_{face}.jpg").touch()
+    ...     [path.name for path in order_photos([Path(folder)])]
+    ['cube_U.jpg', 'cube_R.jpg', 'cube_F.jpg', 'cube_D.jpg', 'cube_L.jpg', 'cube_B.jpg']
+    >>> [p.name for p in order_photos([Path(f"img{k}.png") for k in range(6)])]  # as given
+    ['img0.png', 'img1.png', 'img2.png', 'img3.png', 'img4.png', 'img5.png']
     """
     if len(paths) == 1 and paths[0].is_dir():
         paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -574,10 +631,40 @@ def read_face_photo(
     A photo is taken to show a face, so by default the detector's thorough search runs
     when its fast one finds nothing (see :func:`scanner.grid.detect_grid`).
 
+    Parameters
+    ----------
+    image
+        The photo (BGR ``uint8``, (height, width, 3); grayscale and BGRA accepted).
+    source
+        The photo's name, for the result and error messages.
+    size
+        N, when known (detected otherwise).
+    thorough
+        Run the detector's thorough search when the fast one finds nothing.
+
+    Returns
+    -------
+    FacePhoto
+        ``image`` as given, ``cells`` (N*N, 4, 2) cell outlines in pixels, ``lab`` (N*N, 3)
+        CIELAB samples and ``confidence`` (N*N,) per cell, all row-major as the photo
+        shows the face, and ``sides``, the colours seen beside the face.
+
     Raises
     ------
     BadInputError
         When no cube face is found in the photo.
+
+    Examples
+    --------
+    >>> from scanner.synth import random_scene_spec, render_scene
+    >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(320, 240), hard=False)
+    >>> photo = read_face_photo(render_scene(spec)[0], "U.png")
+    >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
+    ((9, 3), (9, 4, 2), (4, 3, 3))
+    >>> read_face_photo(np.zeros((120, 160, 3), np.uint8), "blank.png")
+    Traceback (most recent call last):
+    ...
+    solver.errors.BadInputError: blank.png: no cube face found; the face should fill ...
     """
     detection = detect_grid(image, size, thorough=thorough)
     if detection is None:
@@ -694,7 +781,7 @@ def check_images(
 
     Examples
     --------
-    >>> report, photos = check_images(["sample_images/cube"])  # doctest: +SKIP
+    >>> report, photos = check_images(["sample_images/cube_3x3"])  # doctest: +SKIP
     >>> report.valid, report.facelets[:9]  # doctest: +SKIP
     (True, 'UUUUUUUUU')
     """
@@ -716,6 +803,36 @@ def check_folder(folder: Path, out: Path) -> dict:
     """One cube of a batch: its report row, with photo thumbnails for the HTML page.
 
     Annotated photos and the net go to ``out/annotated/<cube>/``.
+
+    Parameters
+    ----------
+    folder
+        The cube's folder of six face photos (as for :func:`check_images`); its name
+        names the cube.
+    out
+        The batch's report folder.
+
+    Returns
+    -------
+    dict
+        :meth:`CubeReport.to_dict` (the cube solved when it can be, as by
+        :func:`check_images`), plus ``"thumbnails"``: one JPEG data URI per photo
+        (:func:`scanner.report_html.thumbnail_data_uri`), in URFDLB order when named.
+
+    Raises
+    ------
+    BadInputError
+        As :func:`check_images`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cube = Path(__file__).parents[1] / "sample_images" / "cube_3x3"  # six rendered photos
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     row = check_folder(cube, Path(out))
+    ...     drawn = sorted(p.name for p in (Path(out) / "annotated" / "cube_3x3").iterdir())
+    >>> row["valid"], len(row["thumbnails"]), drawn[0], drawn[-1]
+    (True, 6, 'B-annotated.jpg', 'net.png')
     """
     report, photos = check_images([folder])
     target = out / "annotated" / folder.name
@@ -729,6 +846,37 @@ def write_annotations(
     """Write each photo with its grid and colour names, and the cube's net, into ``folder``.
 
     Returns the annotated photos (for thumbnails).
+
+    Parameters
+    ----------
+    report
+        The cube's report (:func:`cube_report`).
+    photos
+        The photos it was read from (:func:`read_cube_photos`), matched to the report's
+        placements by ``source``.
+    folder
+        Destination, made if missing: ``<photo stem>-annotated.jpg`` per photo (colours
+        as read, before repair), and ``net.png`` (the cube after repair, stickers with
+        problems outlined).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The annotated photos (BGR ``uint8``, each the size of its photo), in the order of
+        ``photos``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cube = Path(__file__).parents[1] / "sample_images" / "cube_3x3"  # six rendered photos
+    >>> report, photos = check_images([cube], solve=False)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     annotated = write_annotations(report, photos, Path(folder))
+    ...     written = sorted(p.name for p in Path(folder).iterdir())
+    >>> len(annotated), annotated[0].shape == photos[0].image.shape
+    (6, True)
+    >>> written
+    ['B-annotated.jpg', 'D-annotated.jpg', ..., 'U-annotated.jpg', 'net.png']
     """
     folder.mkdir(parents=True, exist_ok=True)
     per_face = report.size * report.size

@@ -41,9 +41,10 @@ def read_rgb_file(path: Path) -> list[list[float]]:
     Examples
     --------
     >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "c.json"
-    >>> _ = p.write_text(json.dumps({str(i + 1): [1, 2, 3] for i in range(24)}))
-    >>> len(read_rgb_file(p))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = Path(folder) / "c.json"
+    ...     _ = p.write_text(json.dumps({str(i + 1): [1, 2, 3] for i in range(24)}))
+    ...     len(read_rgb_file(p))
     24
     """
     try:
@@ -85,7 +86,41 @@ def read_rgb_file(path: Path) -> list[list[float]]:
 
 
 def classification_json(lab, profile: Profile | None) -> tuple[dict, bool]:
-    """Classify, validate and repair; the JSON report and whether the cube is solvable."""
+    """Classify, validate and repair; the JSON report and whether the cube is solvable.
+
+    Parameters
+    ----------
+    lab
+        (6*N*N, 3) CIELAB readings of the stickers, in facelet order.
+    profile
+        A calibration profile for colour naming, or None for the default palette.
+
+    Returns
+    -------
+    (dict, bool)
+        The report (:func:`solver.validate.validate`'s fields on the repaired cube, plus
+        ``size``, ``facelets`` after repair, ``read_facelets`` before it, ``colors``,
+        ``confidence``, ``repairs`` and ``repair_note``), and whether the repaired cube
+        is solvable.
+
+    Raises
+    ------
+    BadInputError
+        Readings that are not 6*N*N finite CIELAB colours (:func:`scanner.colors.classify`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scanner.colorsim import draw_light, render_stickers
+    >>> from solver.moves import apply_moves, solved_facelets
+    >>> rng = np.random.default_rng(2)
+    >>> truth = apply_moves(solved_facelets(3), "R U R' U'")
+    >>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
+    >>> lab = render_stickers(colour_index, draw_light("cool", rng), rng)
+    >>> data, valid = classification_json(lab, None)
+    >>> data["facelets"] == truth, valid, data["colors"]["U"]["name"], data["repairs"]
+    (True, True, 'white', [])
+    """
     result = classify_colors(lab, profile=profile)
     outcome = repair(result)
     report = validate(outcome.facelets)

@@ -22,6 +22,20 @@ EXIT_INTERRUPTED = 130
 def result_json(state: CubeState, result: SolveResult) -> dict:
     """The JSON answer for a solved state.
 
+    Parameters
+    ----------
+    state
+        The cube that was solved (:func:`solver.state.parse_state`).
+    result
+        Its solution (:func:`solver.solve.solve_detailed`).
+
+    Returns
+    -------
+    dict
+        ``size``, ``facelets`` (URFDLB letters), ``valid`` (True) and ``problems`` (none),
+        then the solution: ``solution`` (WCA text), ``moves`` (one string per move),
+        ``length``, ``max_length``, ``target_met`` and ``timed_out``.
+
     Examples
     --------
     >>> from solver.moves import solved_facelets
@@ -43,7 +57,29 @@ def result_json(state: CubeState, result: SolveResult) -> dict:
 
 
 def print_solution(console: Console, state: CubeState, result: SolveResult, steps: bool) -> None:
-    """Human output: the moves, a note when time ran out, and optionally every step's net."""
+    """Human output: the moves, a note when time ran out, and optionally every step's net.
+
+    Parameters
+    ----------
+    console
+        Where to print.
+    state
+        The cube before the solution (the first net of ``steps``).
+    result
+        Its solution (:func:`solver.solve.solve_detailed`).
+    steps
+        Also print the net after each move.
+
+    Examples
+    --------
+    >>> from solver.moves import parse_moves, solved_facelets
+    >>> state = parse_state(apply_moves(solved_facelets(3), "U' R'"))
+    >>> console = Console(color_system=None)
+    >>> print_solution(console, state, SolveResult(tuple(parse_moves("R U")), 20), steps=False)
+    R U  (2 moves)
+    >>> print_solution(console, state, SolveResult((), 20), steps=False)
+    Already solved. (0 moves)
+    """
     if not result.moves:
         console.print("[bold green]Already solved.[/] (0 moves)")
         return

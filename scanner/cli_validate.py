@@ -16,6 +16,17 @@ from solver.validate import ValidationReport, validate
 def report_json(report: ValidationReport) -> dict:
     """The JSON report of a validation: DESIGN.md's fields that a typed state has.
 
+    Parameters
+    ----------
+    report
+        The verdict on a typed state (:func:`solver.validate.validate`).
+
+    Returns
+    -------
+    dict
+        :meth:`~solver.validate.ValidationReport.to_dict`, plus ``"colors"``: face letter
+        (URFDLB) -> ``{"name": symbol}``, the symbol the typed state uses for that face.
+
     Examples
     --------
     >>> report_json(validate("U" * 9 + "R" * 9 + "F" * 9 + "D" * 9 + "L" * 9 + "B" * 9))["valid"]
@@ -29,7 +40,32 @@ def report_json(report: ValidationReport) -> dict:
 
 
 def print_report(console: Console, report: ValidationReport) -> None:
-    """Human output: the net (problem stickers starred), the verdict, problems and fixes."""
+    """Human output: the net (problem stickers starred), the verdict, problems and fixes.
+
+    Parameters
+    ----------
+    console
+        Where to print.
+    report
+        The verdict on a cube (:func:`solver.validate.validate`); the net is printed when
+        it has facelets, and for an unsolvable cube the problems, the fix's numbered steps
+        and the orbit's twist, flip and parity (3x3) or corner twist total.
+
+    Examples
+    --------
+    >>> import io
+    >>> from solver.moves import solved_facelets
+    >>> twisted = list(solved_facelets(3))
+    >>> twisted[8], twisted[9], twisted[20] = twisted[9], twisted[20], twisted[8]  # URF turned
+    >>> console = Console(file=io.StringIO(), color_system=None, width=100)
+    >>> print_report(console, validate("".join(twisted)))
+    >>> print(console.file.getvalue().split("\\n\\n")[-1].rstrip())  # what follows the net
+    Not solvable.
+      corner-twist: the corners carry one counterclockwise twist too many ...
+    Fix:
+      1. twist the corner at URF once clockwise (seen from outside)
+    (orbit: twist 2, flip 0, parity 0; classic verify error 5)
+    """
     if report.facelets:
         state = CubeState(report.size, report.facelets, report.symbols)
         marked = frozenset(i for p in report.problems for i in p.facelets)

@@ -148,6 +148,17 @@ class ColorInfo:
 def colors_json(colors: Mapping[str, ColorInfo]) -> dict:
     """Face letter -> colour name and mean Lab, as the JSON reports carry them.
 
+    Parameters
+    ----------
+    colors
+        Face letter -> :class:`ColorInfo` (as :attr:`Classification.colors`).
+
+    Returns
+    -------
+    dict
+        Face letter -> ``{"name": str, "lab": [L, a, b]}``, Lab rounded to 2 decimals, in
+        the order of ``colors``.
+
     Examples
     --------
     >>> colors_json({"U": ColorInfo("white", (90.0, 0.123, -1.0))})

@@ -151,6 +151,22 @@ def fills_from_names(
     """Face letter -> display colour: the standard colour for a standard name, otherwise
     the colour as the camera saw it (its mean Lab), else the face's standard colour.
 
+    Parameters
+    ----------
+    colors
+        Face letter -> colour name (``"white"``..., or any other name such as
+        ``"colour 1"``).
+    labs
+        Face letter -> mean CIELAB (L, a, b) of its stickers, for names that are not
+        standard colours.
+
+    Returns
+    -------
+    dict
+        Face letter -> BGR ``(b, g, r)`` ints in 0..255: all of URFDLB (their standard
+        colours, :data:`FACE_BGR`, unless ``colors`` says otherwise) and any other letter
+        in ``colors`` that got a colour.
+
     Examples
     --------
     >>> fills_from_names({"U": "yellow"})["U"]

@@ -163,6 +163,17 @@ class _Candidate:
 def as_bgr(frame: object) -> np.ndarray:
     """A frame as an 8-bit 3-channel BGR image: grayscale and BGRA are converted.
 
+    Parameters
+    ----------
+    frame
+        An image array: (H, W) grayscale, or (H, W, C) with C = 1, 3 (BGR) or 4 (BGRA);
+        8-bit, or any numeric type holding levels 0..255 (or 0..1, scaled up).
+
+    Returns
+    -------
+    np.ndarray
+        (H, W, 3) uint8 BGR: ``frame`` itself when it already is one.
+
     Raises
     ------
     BadInputError

@@ -54,6 +54,17 @@ _SIGNATURES = (
 def image_format(data: bytes) -> str | None:
     """The image format a file's first bytes announce (PNG, JPEG, WebP...), or None.
 
+    Parameters
+    ----------
+    data
+        The file's content (its first 12 bytes suffice).
+
+    Returns
+    -------
+    str or None
+        ``"PNG"``, ``"JPEG"``, ``"GIF"``, ``"BMP"``, ``"TIFF"`` or ``"WebP"``; None when
+        the bytes start no format of these.
+
     Examples
     --------
     >>> image_format(b"GIF89a..."), image_format(b"hello")
@@ -69,6 +80,21 @@ def cut_off_at(data: bytes, kind: str) -> str | None:
 
     A PNG is complete when its chunks run up to the IEND chunk; a JPEG when an
     end-of-image marker follows its last scan.
+
+    Parameters
+    ----------
+    data
+        The whole file's content.
+    kind
+        Its format as :func:`image_format` names it; only ``"PNG"`` and ``"JPEG"`` are
+        checked.
+
+    Returns
+    -------
+    str or None
+        Where the file stops, to complete "cut off ...": ``"inside its <chunk> chunk"``
+        or ``"before its IEND chunk"`` (PNG), ``"before its image data"`` or ``"inside
+        its image data"`` (JPEG); None for a complete file or another format.
 
     Examples
     --------

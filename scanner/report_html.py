@@ -25,7 +25,7 @@ import numpy as np
 from scanner.draw import fills_from_names
 from solver.geometry import FACES
 
-# Display colours for face letters when a cube's own colour readings are not known.
+# Where each face sits in the unfolded net (column, row), in face widths.
 _NET_ORIGIN = {"U": (1, 0), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), "D": (1, 2)}
 
 
@@ -91,13 +91,32 @@ def net_svg(facelets: str, size: int, fills: dict[str, str], marked: set[int] = 
 def thumbnail_data_uri(image: np.ndarray, width: int = 160) -> str:
     """A small JPEG of ``image`` as a data URI, for embedding in the page.
 
+    Parameters
+    ----------
+    image
+        BGR ``uint8`` image, (height, width, 3).
+    width
+        The thumbnail's width in pixels; its height keeps the image's aspect ratio.
+
+    Returns
+    -------
+    str
+        ``"data:image/jpeg;base64,..."``: the thumbnail as a JPEG of quality 80.
+
+    Raises
+    ------
+    ValueError
+        When OpenCV cannot encode the thumbnail.
+
     Examples
     --------
     >>> thumbnail_data_uri(np.zeros((40, 80, 3), np.uint8)).startswith("data:image/jpeg;base64,")
     True
     """
     scale = width / image.shape[1]
-    small = cv2.resize(image, (width, max(1, round(image.shape[0] * scale))), cv2.INTER_AREA)
+    small = cv2.resize(
+        image, (width, max(1, round(image.shape[0] * scale))), interpolation=cv2.INTER_AREA
+    )
     ok, encoded = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         raise ValueError("could not encode the thumbnail")
@@ -178,6 +197,35 @@ def render_batch_html(rows: Sequence[dict], title: str = "cubescan batch report"
     """The whole page for a batch's report rows (as written to report.jsonl).
 
     Rows are shown errors first, then unsolvable cubes, then solvable ones.
+
+    Parameters
+    ----------
+    rows
+        Report rows: ``"cube"`` and ``"status"`` (``"ok"`` or ``"error"``), then the
+        cube's report (:meth:`scanner.check.CubeReport.to_dict`: ``"size"`` and
+        ``"facelets"`` are needed, ``"valid"`` gives the verdict, ``"colors"``,
+        ``"problems"``, ``"solution"`` and ``"thumbnails"`` are shown when present) or
+        ``"error"``, the reason.
+    title
+        The page's title and heading.
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Examples
+    --------
+    >>> rows = [
+    ...     {"cube": "good", "status": "ok", "valid": True, "size": 2,
+    ...      "facelets": "UUUURRRRFFFFDDDDLLLLBBBB", "problems": [], "solution": ""},
+    ...     {"cube": "broken", "status": "error", "error": "no cube face found"},
+    ... ]
+    >>> page = render_batch_html(rows, title="shelf 3")
+    >>> "<h1>shelf 3</h1><p>2 cubes: 1 error, 0 not solvable, 1 solvable." in page
+    True
+    >>> page.index("broken") < page.index("good")  # errors first
+    True
     """
     counts = {"error": 0, "not solvable": 0, "solvable": 0}
     for row in rows:

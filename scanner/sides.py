@@ -21,7 +21,7 @@ pieces).
    colour is read like a face sticker's, from the middle of that quadrilateral
    (:func:`scanner.sampling.sample_cells`).
 3. Confidence that the sample is a sticker of a face bending away, not background, in
-   three factors:
+   four factors:
 
    * geometry: the neighbour face turns towards the camera, and its sticker's middle
      (the half that is sampled) is at least a few pixels deep in the image;
@@ -369,6 +369,13 @@ def side_cells(pose: FacePose, size: int) -> np.ndarray:
 def facing(pose: FacePose, size: int) -> np.ndarray:
     """How squarely each neighbouring face turns towards the camera.
 
+    Parameters
+    ----------
+    pose
+        The photographed face's pose (:func:`face_pose`).
+    size
+        N.
+
     Returns
     -------
     numpy.ndarray
@@ -486,6 +493,17 @@ def _seam_factor(image: np.ndarray, pose: FacePose, size: int) -> np.ndarray:
 
 def border_cells(size: int) -> np.ndarray:
     """(4, N) the photo's cell index (row-major) of each side's border cells.
+
+    Parameters
+    ----------
+    size
+        N.
+
+    Returns
+    -------
+    numpy.ndarray
+        (4, N) ints: per side (top, right, bottom, left as the photo shows the face), its
+        cells left to right (top, bottom) or top to bottom (left, right).
 
     Examples
     --------

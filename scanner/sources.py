@@ -9,12 +9,14 @@ A video file and a frame folder play exactly as a camera would, frame after fram
 Examples
 --------
 >>> import tempfile, cv2
->>> folder = Path(tempfile.mkdtemp())
+>>> frames = tempfile.TemporaryDirectory()
+>>> folder = Path(frames.name)
 >>> for i in range(3):
 ...     _ = cv2.imwrite(str(folder / f"frame{i:03d}.png"), np.full((4, 6, 3), i, np.uint8))
 >>> with open_source(frames=folder) as source:
 ...     [int(frame[0, 0, 0]) for frame in source]
 [0, 1, 2]
+>>> frames.cleanup()
 """
 
 from __future__ import annotations
@@ -119,6 +121,21 @@ def open_source(
     BadInputError
         Not exactly one source given, camera not found, file or folder missing, a file
         that is not a video, or a folder without images.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("b.png", "a.png"):
+    ...         _ = cv2.imwrite(str(Path(folder) / name), np.zeros((4, 6, 3), np.uint8))
+    ...     _ = (Path(folder) / "notes.txt").write_text("not a frame")  # not played
+    ...     with open_source(frames=folder) as source:
+    ...         source.fps, source.is_camera, [frame.shape for frame in source]
+    (30.0, False, [(4, 6, 3), (4, 6, 3)])
+    >>> open_source(camera=0, video="cube.mp4")
+    Traceback (most recent call last):
+    ...
+    solver.errors.BadInputError: give exactly one frame source: ... (got camera, video)
     """
     given = [name for name, value in (("camera", camera), ("video", video), ("frames", frames))
              if value is not None]  # fmt: skip

@@ -1,11 +1,17 @@
-"""Every example in the public docstrings runs and shows what it says."""
+"""Every public function documents its parameters, its result and an example, and every
+example in the public docstrings runs and shows what it says."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("solver", "scanner", "calibration")
 
 MODULES = [
     "solver.errors",
@@ -19,9 +25,17 @@ MODULES = [
     "solver.counting",
     "solver.cache",
     "solver.pocket",
+    "solver.coords",
+    "solver.search",
+    "solver.solve",
+    "solver.tables",
     "solver",
     "scanner.render",
     "scanner.cli_validate",
+    "scanner.cli_check",
+    "scanner.cli_solve",
+    "scanner.photo_light",
+    "scanner.synth_video",
     "scanner.assemble",
     "scanner.check",
     "scanner.session",
@@ -42,3 +56,53 @@ def test_docstring_examples(name, table_cache):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{name} has no examples"
     assert result.failed == 0
+
+
+def _public_functions() -> list[tuple[str, ast.FunctionDef]]:
+    """(module file, function) for every public module-level function of the packages."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).glob("*.py")):
+            if path.name.startswith("_") and path.name != "__init__.py":
+                continue
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                    found.append((f"{package}/{path.name}", node))
+    return found
+
+
+def _is_cli_command(function: ast.FunctionDef) -> bool:
+    """A click command's docstring is its ``--help`` text; its options document themselves."""
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in ("command", "group"):
+            return True
+    return False
+
+
+def _missing_sections(function: ast.FunctionDef) -> list[str]:
+    """The numpydoc sections a function's docstring lacks: Parameters (when it takes any),
+    Returns or Yields (unless it returns None) and Examples."""
+    doc = ast.get_docstring(function) or ""
+    args = function.args
+    takes = args.posonlyargs + args.args + args.kwonlyargs
+    takes = [a for a in takes if a.arg not in ("self", "cls")]
+    missing = []
+    if (takes or args.vararg or args.kwarg) and "Parameters\n----------" not in doc:
+        missing.append("Parameters")
+    returns_none = isinstance(function.returns, ast.Constant) and function.returns.value is None
+    if not returns_none and not any(f"{s}\n{'-' * len(s)}" in doc for s in ("Returns", "Yields")):
+        missing.append("Returns")
+    if "Examples\n--------" not in doc:
+        missing.append("Examples")
+    return missing
+
+
+def test_every_public_function_documents_parameters_returns_and_an_example():
+    lacking = [
+        f"{where}:{function.lineno} {function.name} lacks {', '.join(missing)}"
+        for where, function in _public_functions()
+        if not _is_cli_command(function) and (missing := _missing_sections(function))
+    ]
+    assert not lacking, "\n".join(lacking)
