@@ -158,7 +158,33 @@ class CubeReport:
         )
 
     def to_dict(self) -> dict:
-        """The JSON report of DESIGN.md."""
+        """The JSON report of DESIGN.md.
+
+        Returns
+        -------
+        dict
+            JSON-ready: the keys of :meth:`solver.validate.ValidationReport.to_dict`
+            (``size``, ``facelets``, ``valid``, ``problems``, ``fix``, ``orbit``,
+            ``classic_error``), then ``read_facelets``, ``colors`` (face letter ->
+            ``{"name", "lab"}``), ``confidence`` (per sticker, 3 decimals), ``repairs``,
+            ``repair_note``, ``solution`` (WCA text, or None), ``solution_note``,
+            ``photos`` (``source``, ``face``, ``quarter_turns`` each), ``ambiguous``,
+            ``ambiguous_faces``, ``alternatives`` and ``ambiguity_note``.
+
+        Examples
+        --------
+        >>> from scanner.colorsim import draw_light, render_stickers
+        >>> from solver.moves import apply_moves, solved_facelets
+        >>> rng = np.random.default_rng(0)
+        >>> truth = apply_moves(solved_facelets(3), "R U R' F2")
+        >>> index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
+        >>> lab = render_stickers(index, draw_light("cool", rng), rng)
+        >>> data = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False).to_dict()
+        >>> data["valid"], data["colors"]["U"]["name"], data["solution"], data["solution_note"]
+        (True, 'white', None, 'not asked for')
+        >>> data["photos"][1], len(data["confidence"])
+        ({'source': 'photo 2', 'face': 'R', 'quarter_turns': 0}, 54)
+        """
         data = self.validation.to_dict()
         data.update(
             {

@@ -74,7 +74,30 @@ class WindowState:
     notice: str = ""
 
     def update(self, events: list[SessionEvent]) -> None:
-        """Take in the session's new events: the last instruction, a conflict stays visible."""
+        """Take in the session's new events: the last instruction, a conflict stays visible.
+
+        The message becomes the last event's; when there is a conflict, the last
+        conflict's message instead (an alert), followed by the next instruction when the
+        events end with one. A ``done``, ``reset`` or ``undone`` event sets :attr:`step`
+        back to 0; :attr:`notice` is left alone.
+
+        Parameters
+        ----------
+        events
+            The events of one session call (:meth:`ScanSession.feed`, ``capture_now``,
+            ``undo``, ``reset``), in order; an empty list changes nothing.
+
+        Examples
+        --------
+        >>> state = WindowState("show any face", step=3)
+        >>> state.update([SessionEvent("conflict", "white shown twice:", "W"),
+        ...               SessionEvent("need-face", "show red next", "R")])
+        >>> state.message, state.alert, state.step
+        ('white shown twice: show red next', True, 3)
+        >>> state.update(ScanSession().reset())  # a reset also rewinds the solution
+        >>> state.message, state.alert, state.step
+        ('show any face of the cube to the camera and hold it still', False, 0)
+        """
         if not events:
             return
         conflicts = [e for e in events if e.kind == "conflict"]

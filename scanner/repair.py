@@ -60,7 +60,29 @@ class Repair:
     why: str
 
     def to_dict(self, colors: Mapping[str, ColorInfo]) -> dict:
-        """The JSON form of DESIGN.md's ``repairs`` entries, with the colours' names."""
+        """The JSON form of DESIGN.md's ``repairs`` entries, with the colours' names.
+
+        Parameters
+        ----------
+        colors
+            Face letter -> :class:`~scanner.colors.ColorInfo` (as
+            :attr:`Classification.colors`); must hold both :attr:`old` and :attr:`new`.
+
+        Returns
+        -------
+        dict
+            ``position``, ``index``, ``old``, ``new``, ``old_color`` and ``new_color``
+            (the colours' names), ``confidence`` (rounded to 3 decimals) and ``why``.
+
+        Examples
+        --------
+        >>> colors = {"R": ColorInfo("red", (45.0, 60.0, 40.0)),
+        ...           "L": ColorInfo("orange", (60.0, 40.0, 60.0))}
+        >>> fix = Repair(11, "R3", "L", "R", 0.12345, "red and orange mixed up")
+        >>> fix.to_dict(colors)  # doctest: +NORMALIZE_WHITESPACE
+        {'position': 'R3', 'index': 11, 'old': 'L', 'new': 'R', 'old_color': 'orange',
+         'new_color': 'red', 'confidence': 0.123, 'why': 'red and orange mixed up'}
+        """
         return {
             "position": self.position,
             "index": self.index,

@@ -86,7 +86,19 @@ class SessionEvent:
     data: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """A JSON line's worth."""
+        """A JSON line's worth.
+
+        Returns
+        -------
+        dict
+            ``event`` (the kind), ``message`` and ``face``, then the entries of
+            :attr:`data` (which may override those three).
+
+        Examples
+        --------
+        >>> SessionEvent("conflict", "shown twice", "W", {"code": "face-repeated"}).to_dict()
+        {'event': 'conflict', 'message': 'shown twice', 'face': 'W', 'code': 'face-repeated'}
+        """
         return {"event": self.kind, "message": self.message, "face": self.face, **self.data}
 
 
@@ -145,7 +157,18 @@ class ScanSession:
     # ------------------------------------------------------------------ the loop
 
     def start(self) -> list[SessionEvent]:
-        """The first instruction."""
+        """The first instruction.
+
+        Returns
+        -------
+        list of SessionEvent
+            One ``need-face`` event: which face to show (any, when none is captured yet).
+
+        Examples
+        --------
+        >>> [(e.kind, e.message) for e in ScanSession().start()]
+        [('need-face', 'show any face of the cube to the camera and hold it still')]
+        """
         return [self._need_face()]
 
     @property
@@ -162,10 +185,32 @@ class ScanSession:
     def feed(self, observation: FaceObservation | None) -> list[SessionEvent]:
         """One frame's observation (None: no face in view). Returns the new events.
 
+        A face is captured on the frame that completes :attr:`stable_frames` consecutive
+        frames of it held still with the same reading (any rotation); holding it longer
+        adds nothing. Once the cube is finished (:attr:`report` set) nothing more is taken.
+
+        Parameters
+        ----------
+        observation
+            The face seen in this frame, or None when no face is in view.
+
+        Returns
+        -------
+        list of SessionEvent
+            Empty on most frames. On a capture: ``face-captured``, any ``conflict``
+            the new face proves, then ``need-face`` (or, with the sixth face, ``done``
+            or a ``conflict`` when the six faces make no cube). A face captured already
+            gives a ``conflict`` when shown again after another face, or when it now
+            reads differently.
+
         Examples
         --------
         >>> ScanSession().feed(None)
         []
+        >>> session = ScanSession(stable_frames=3)
+        >>> white = FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0))
+        >>> [[e.kind for e in session.feed(white)] for _ in range(4)]
+        [[], [], ['face-captured', 'need-face'], []]
         """
         if self.report is not None:
             return []
@@ -178,14 +223,49 @@ class ScanSession:
         return self._capture(observation, force=False)
 
     def capture_now(self) -> list[SessionEvent]:
-        """Capture the face in view at once (the space key), replacing an earlier reading."""
+        """Capture the face in view at once (the space key), replacing an earlier reading.
+
+        Returns
+        -------
+        list of SessionEvent
+            As :meth:`feed` gives on a capture; a single ``need-face`` event when no face
+            is in view (the last frame fed was None, or none was fed).
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=5)
+        >>> session.capture_now()[0].message
+        'no face in view to capture: show one first'
+        >>> session.feed(FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0)))
+        []
+        >>> [(e.kind, e.face) for e in session.capture_now()]  # without holding it 5 frames
+        [('face-captured', 'W'), ('need-face', 'R')]
+        """
         if self._in_view is None:
             return [SessionEvent("need-face", "no face in view to capture: show one first")]
         self.captured.pop(self._key(self._in_view), None)
         return self._capture(self._in_view, force=True)
 
     def undo(self) -> list[SessionEvent]:
-        """Forget the last captured face."""
+        """Forget the last captured face.
+
+        Also forgets the finished cube's report, so that the scan can go on.
+
+        Returns
+        -------
+        list of SessionEvent
+            ``undone`` (its ``face`` the forgotten face's key) and the next ``need-face``;
+            a single ``need-face`` event when nothing is captured.
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=1)
+        >>> _ = session.feed(FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0)))
+        >>> [(e.kind, e.message) for e in session.undo()][0], session.captured
+        (('undone', 'forgot the white-centred face'), {})
+        >>> session.undo()[0].message
+        'nothing to undo yet'
+        """
         if not self.captured:
             return [SessionEvent("need-face", "nothing to undo yet")]
         key = list(self.captured)[-1]
@@ -198,7 +278,23 @@ class ScanSession:
         ]
 
     def reset(self) -> list[SessionEvent]:
-        """Start again from nothing."""
+        """Start again from nothing.
+
+        Forgets the captured faces, the report and the face in view; the options
+        (:attr:`stable_frames`, :attr:`max_motion`, :attr:`profile`) stay.
+
+        Returns
+        -------
+        list of SessionEvent
+            ``reset``, then the first ``need-face``.
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=1)
+        >>> _ = session.feed(FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0)))
+        >>> [e.kind for e in session.reset()], session.captured, session.size
+        (['reset', 'need-face'], {}, None)
+        """
         self.captured.clear()
         self.report = None
         self._in_view, self._held, self._shown = None, 0, None
@@ -415,7 +511,24 @@ class ScanSession:
     # ---------------------------------------------------------- save and resume
 
     def to_json(self) -> dict:
-        """The captured faces as JSON, to resume later or finish with ``cubescan check``."""
+        """The captured faces as JSON, to resume later or finish with ``cubescan check``.
+
+        Returns
+        -------
+        dict
+            ``{"version": SESSION_VERSION, "faces": [...]}``, the faces in capture order,
+            each ``{"key", "colors", "lab"}`` with ``lab`` as N*N ``[L, a, b]`` lists
+            rounded to 3 decimals. The options and the report are not saved.
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=1)
+        >>> _ = session.feed(FaceObservation(2, "WWWW", np.full((4, 3), 90.12345)))
+        >>> session.to_json()  # doctest: +NORMALIZE_WHITESPACE
+        {'version': 1, 'faces': [{'key': 'face 1', 'colors': 'WWWW',
+          'lab': [[90.123, 90.123, 90.123], [90.123, 90.123, 90.123],
+                  [90.123, 90.123, 90.123], [90.123, 90.123, 90.123]]}]}
+        """
         return {
             "version": SESSION_VERSION,
             "faces": [
@@ -428,10 +541,36 @@ class ScanSession:
     def from_json(cls, data: object, **options: float) -> ScanSession:
         """A session with the faces of :meth:`to_json` already captured.
 
+        Parameters
+        ----------
+        data
+            The parsed JSON of :meth:`to_json`.
+        **options
+            Options for the new session: ``stable_frames``, ``max_motion``, ``profile``
+            (see :class:`ScanSession`).
+
+        Returns
+        -------
+        ScanSession
+            Its :attr:`captured` faces restored in their saved order; nothing in view,
+            no report.
+
         Raises
         ------
         BadInputError
             When the data is not a saved session of this version.
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=1)
+        >>> _ = session.feed(FaceObservation(3, "WWWWWWWWW", np.full((9, 3), 90.0)))
+        >>> resumed = ScanSession.from_json(session.to_json(), stable_frames=4)
+        >>> list(resumed.captured), resumed.size, resumed.stable_frames
+        (['W'], 3, 4)
+        >>> ScanSession.from_json({"version": 0})
+        Traceback (most recent call last):
+        ...
+        solver.errors.BadInputError: not a saved cubescan session (version 1 expected)
         """
         if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
             raise BadInputError(

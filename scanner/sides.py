@@ -136,6 +136,18 @@ class FacePose:
     def project(self, points: np.ndarray) -> np.ndarray:
         """Pixels of points given in face coordinates (x, y, depth into the cube).
 
+        Parameters
+        ----------
+        points
+            Shape (..., 3): x along the grid's columns, y along its rows, both from the
+            face's top-left corner, and depth into the cube (negative: out of the face),
+            all in sticker pitches (one grid unit).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (..., 2): image pixels (x, y) through :attr:`camera`'s pinhole.
+
         Examples
         --------
         >>> pose = FacePose(np.diag([100.0, 100.0, 1.0]), np.eye(3), np.array([0, 0, 10.0]))

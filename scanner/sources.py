@@ -87,7 +87,26 @@ class FrameSource:
         return self._is_camera
 
     def close(self) -> None:
-        """Release the camera or file."""
+        """Release the camera or file.
+
+        A closed camera or video plays no more frames; a frame folder holds nothing to
+        release and plays on. The ``with`` block of :func:`open_source` closes for you.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = Path(folder) / "cube.avi"
+        ...     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (16, 8))
+        ...     for shade in (0, 80, 160):
+        ...         _ = writer.write(np.full((8, 16, 3), shade, np.uint8))
+        ...     writer.release()
+        ...     source = open_source(video=path)
+        ...     first = next(iter(source))
+        ...     source.close()
+        ...     first.shape, list(source)  # nothing left to play once closed
+        ((8, 16, 3), [])
+        """
         if self._capture is not None:
             self._capture.release()
 

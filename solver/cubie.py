@@ -122,9 +122,26 @@ class CubieCube:
     def multiply(self, other: CubieCube) -> CubieCube:
         """This cube followed by ``other`` (apply ``other``'s move to this state).
 
+        Composition in the classic solver's convention: ``cp[i] = self.cp[other.cp[i]]``,
+        the orientations added mod 3 (corners) and mod 2 (edges).
+
+        Parameters
+        ----------
+        other
+            The cube (or move, as :func:`move_cubie` gives it) applied after this one; of
+            the same kind as this one (both 3x3, or both 2x2 with empty ``ep``/``eo``).
+
+        Returns
+        -------
+        CubieCube
+            A new cube: the state reached by applying ``other`` to this state.
+
         Examples
         --------
         >>> r = move_cubie(Move("R"))
+        >>> r.multiply(move_cubie(Move("U"))) == facelets_to_cubie(
+        ...     apply_moves(solved_facelets(3), "R U"))
+        True
         >>> r.multiply(r).multiply(r).multiply(r) == CubieCube()
         True
         """
@@ -135,7 +152,24 @@ class CubieCube:
         return CubieCube(cp, co, ep, eo)
 
     def inverse(self) -> CubieCube:
-        """The cube that undoes this one: ``c.multiply(c.inverse()) == CubieCube()``."""
+        """The cube that undoes this one: ``c.multiply(c.inverse()) == CubieCube()``.
+
+        (For a 2x2, whose ``ep`` and ``eo`` are empty, the product is the solved cube
+        with empty ``ep`` and ``eo``, not ``CubieCube()``.)
+
+        Returns
+        -------
+        CubieCube
+            The inverse state: each piece back to its slot, its orientation negated.
+
+        Examples
+        --------
+        >>> cube = facelets_to_cubie(apply_moves(solved_facelets(3), "R U"))
+        >>> cube.inverse() == facelets_to_cubie(apply_moves(solved_facelets(3), "U' R'"))
+        True
+        >>> cube.multiply(cube.inverse()) == CubieCube()
+        True
+        """
         cp = [0] * 8
         co = [0] * 8
         for slot, piece in enumerate(self.cp):

@@ -228,6 +228,19 @@ class CubeGeometry:
     def facelet_index(self, face: str, row: int, col: int) -> int:
         """Index in the facelet string of the sticker at (row, col) of ``face``.
 
+        Parameters
+        ----------
+        face
+            Face letter, one of ``URFDLB``.
+        row, col
+            0-based row and column in the face as drawn in the DESIGN.md net (row 0 at
+            the net's top, column 0 at its left), each 0..N-1; not range-checked.
+
+        Returns
+        -------
+        int
+            0-based facelet index, ``FACES.index(face) * N*N + row * N + col``.
+
         Examples
         --------
         >>> cube_geometry(3).facelet_index("R", 0, 0)
@@ -239,6 +252,16 @@ class CubeGeometry:
     def facelet_name(self, index: int) -> str:
         """Human name of a facelet, e.g. ``"U1"`` .. ``"B9"`` (1-based within its face).
 
+        Parameters
+        ----------
+        index
+            0-based facelet index, 0 .. 6*N*N - 1.
+
+        Returns
+        -------
+        str
+            Face letter followed by the 1-based row-major position within that face.
+
         Examples
         --------
         >>> cube_geometry(2).facelet_name(23)
@@ -248,11 +271,56 @@ class CubeGeometry:
         return f"{FACES[index // per_face]}{index % per_face + 1}"
 
     def sticker_at(self, point: tuple[int, int, int]) -> int:
-        """Facelet index of the sticker at a surface point (raises KeyError if none)."""
+        """Facelet index of the sticker at a surface point (raises KeyError if none).
+
+        Parameters
+        ----------
+        point
+            Integer model coordinates (x right, y up, z front; one cubie = 2 units) of a
+            sticker: N along its outward normal, the other two coordinates those of its
+            cubie's centre.
+
+        Returns
+        -------
+        int
+            0-based facelet index.
+
+        Raises
+        ------
+        KeyError
+            When no sticker sits at ``point``.
+
+        Examples
+        --------
+        >>> geo = cube_geometry(3)
+        >>> geo.facelet_name(geo.sticker_at((2, 3, 2)))  # on U, at the URF corner
+        'U9'
+        """
         return _sticker_lookup(self.size)[point]
 
     def piece_at(self, position: tuple[int, int, int]) -> Piece:
-        """The piece whose cubie centre is ``position`` (raises KeyError if none)."""
+        """The piece whose cubie centre is ``position`` (raises KeyError if none).
+
+        Parameters
+        ----------
+        position
+            Integer model coordinates of a cubie centre, each in -(N-1) .. N-1 in steps
+            of 2 (one cubie = 2 units); hidden inner cubies have no piece.
+
+        Returns
+        -------
+        Piece
+
+        Raises
+        ------
+        KeyError
+            When no visible cubie is centred at ``position``.
+
+        Examples
+        --------
+        >>> cube_geometry(3).piece_at((2, 2, 2))
+        Piece(kind='corner', position=(2, 2, 2), facelets=(8, 9, 20), faces='URF', orbit=0)
+        """
         return self.pieces[_piece_lookup(self.size)[position]]
 
 

@@ -89,7 +89,24 @@ class Move:
         return Move(self.face, self.first, self.last, 4 - self.turns, self.kind)
 
     def layers(self, size: int) -> frozenset[int]:
-        """Layer numbers (from :attr:`face`) this move turns on an N x N cube."""
+        """Layer numbers (from :attr:`face`) this move turns on an N x N cube.
+
+        Parameters
+        ----------
+        size
+            N of the cube; needed only for a rotation (``last = 0``), which turns all N
+            layers. Layers beyond N are not checked for (:func:`parse_moves` does that).
+
+        Returns
+        -------
+        frozenset of int
+            Layer numbers ``first .. last``, 1 = the face's own layer.
+
+        Examples
+        --------
+        >>> sorted(Move("R", 1, 2).layers(3)), sorted(parse_moves("x", 4)[0].layers(4))
+        ([1, 2], [1, 2, 3, 4])
+        """
         last = size if self.last == 0 else self.last
         return frozenset(range(self.first, last + 1))
 

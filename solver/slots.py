@@ -62,10 +62,26 @@ class SlotSet:
     def mirror_of(self, reading: str) -> int | None:
         """The piece whose mirror image ``reading`` is, when that is not itself a piece.
 
+        A mirror image is the piece's letters read backwards; only corners can show one
+        (a reversed edge or wing reading is itself a real piece).
+
+        Parameters
+        ----------
+        reading
+            Face letters read on a slot in its reading order, e.g. ``"UFR"``.
+
+        Returns
+        -------
+        int or None
+            Index of that piece in :attr:`names`, or None when ``reading`` is a real
+            piece or the mirror image of none.
+
         Examples
         --------
         >>> slot_sets(3)[0].mirror_of("UFR")  # URF read anticlockwise
         0
+        >>> slot_sets(3)[0].mirror_of("URF"), slot_sets(3)[0].mirror_of("UUF")
+        (None, None)
         """
         if reading in self.pieces:
             return None

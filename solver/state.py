@@ -41,11 +41,38 @@ class CubeState:
     symbols: str = FACES
 
     def symbol(self, face: str) -> str:
-        """The user's symbol for the colour that belongs on ``face``."""
+        """The user's symbol for the colour that belongs on ``face``.
+
+        Parameters
+        ----------
+        face
+            Face letter, one of ``URFDLB``.
+
+        Returns
+        -------
+        str
+            One character of :attr:`symbols`.
+
+        Examples
+        --------
+        >>> CubeState(2, "UUUURRRRFFFFDDDDLLLLBBBB", "WRGYOB").symbol("D")
+        'Y'
+        """
         return self.symbols[FACES.index(face)]
 
     def in_symbols(self) -> str:
-        """The facelets written back in the user's alphabet."""
+        """The facelets written back in the user's alphabet.
+
+        Returns
+        -------
+        str
+            :attr:`facelets` with each face letter replaced by that face's symbol.
+
+        Examples
+        --------
+        >>> CubeState(2, "UUUURRRRFFFFDDDDLLLLBBBB", "WRGYOB").in_symbols()
+        'WWWWRRRRGGGGYYYYOOOOBBBB'
+        """
         return self.facelets.translate(str.maketrans(FACES, self.symbols))
 
 

@@ -197,7 +197,28 @@ class ValidationReport:
         return f"not solvable ({codes}): {steps}" if steps else f"not solvable ({codes})"
 
     def to_dict(self) -> dict:
-        """A JSON-ready dictionary (the ``valid``/``problems`` part of DESIGN.md's report)."""
+        """A JSON-ready dictionary (the ``valid``/``problems`` part of DESIGN.md's report).
+
+        Returns
+        -------
+        dict
+            ``size``, ``facelets`` (face letters), ``valid``; ``problems``, one dict each
+            with ``code``, ``message``, ``pieces``, ``facelets`` (names such as ``"U9"``),
+            ``fix`` (its steps' texts joined by spaces) and ``orbit``; ``fix`` (the texts
+            of :attr:`fix`); ``orbit`` (``{"twist", "flip", "parity"}``, or None when not
+            tested) and ``classic_error``. The symbols and ``repaired_facelets`` are not
+            included.
+
+        Examples
+        --------
+        >>> twisted = apply_fix("U" * 9 + "R" * 9 + "F" * 9 + "D" * 9 + "L" * 9 + "B" * 9,
+        ...                     twist_corner_fix(3, 0, 1))
+        >>> data = validate(twisted).to_dict()
+        >>> data["valid"], data["problems"][0]["code"], data["problems"][0]["facelets"]
+        (False, 'corner-twist', ['U9', 'R1', 'F3'])
+        >>> data["orbit"], data["classic_error"]
+        ({'twist': 1, 'flip': 0, 'parity': 0}, 5)
+        """
         names = _facelet_namer(self.size)
         return {
             "size": self.size,
