@@ -157,18 +157,23 @@ class ScanSession:
     # ------------------------------------------------------------------ the loop
 
     def start(self) -> list[SessionEvent]:
-        """The first instruction.
+        """The first instruction; for a resumed session holding all six faces, the verdict.
 
         Returns
         -------
         list of SessionEvent
             One ``need-face`` event: which face to show (any, when none is captured yet).
+            With six faces captured (:meth:`from_json`) and no report yet, the cube is
+            read at once: ``done``, or a ``conflict`` when the six make no cube (then
+            undo and show a face again).
 
         Examples
         --------
         >>> [(e.kind, e.message) for e in ScanSession().start()]
         [('need-face', 'show any face of the cube to the camera and hold it still')]
         """
+        if len(self.captured) == 6 and self.report is None:
+            return self._finish()
         return [self._need_face()]
 
     @property

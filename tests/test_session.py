@@ -144,6 +144,18 @@ def test_save_and_resume_keeps_the_captured_faces():
         ScanSession.from_json({"version": 99})
 
 
+def test_a_resumed_session_with_all_six_faces_finishes_at_start():
+    rng = np.random.default_rng(8)
+    truth = random_state(rng)
+    session = ScanSession(stable_frames=2)
+    for view in views(truth, rng):
+        show(session, view, 3)
+    resumed = ScanSession.from_json(session.to_json(), stable_frames=2)
+    events = resumed.start()
+    assert [e.kind for e in events] == ["done"] and events[0].data["facelets"] == truth
+    assert resumed.report is not None and resumed.feed(None) == []
+
+
 def test_a_face_shown_again_after_another_is_a_conflict_at_once():
     rng = np.random.default_rng(6)
     faces = views(random_state(rng), rng)
