@@ -78,8 +78,9 @@ class WindowState:
 
         The message becomes the last event's; when there is a conflict, the last
         conflict's message instead (an alert), followed by the next instruction when the
-        events end with one. A ``done``, ``reset`` or ``undone`` event sets :attr:`step`
-        back to 0; :attr:`notice` is left alone.
+        events end with one, unless they end with the verdict (``done``), which says
+        what is wrong with the cube itself. A ``done``, ``reset`` or ``undone`` event
+        sets :attr:`step` back to 0; :attr:`notice` is left alone.
 
         Parameters
         ----------
@@ -90,10 +91,10 @@ class WindowState:
         Examples
         --------
         >>> state = WindowState("show any face", step=3)
-        >>> state.update([SessionEvent("conflict", "white shown twice:", "W"),
+        >>> state.update([SessionEvent("conflict", "white shown twice", "W"),
         ...               SessionEvent("need-face", "show red next", "R")])
         >>> state.message, state.alert, state.step
-        ('white shown twice: show red next', True, 3)
+        ('white shown twice; show red next', True, 3)
         >>> state.update(ScanSession().reset())  # a reset also rewinds the solution
         >>> state.message, state.alert, state.step
         ('show any face of the cube to the camera and hold it still', False, 0)
@@ -102,9 +103,9 @@ class WindowState:
             return
         conflicts = [e for e in events if e.kind == "conflict"]
         last = events[-1]
-        if conflicts:
+        if conflicts and last.kind != "done":
             # The warning first, then what to do next.
-            after = f" {last.message}" if last.kind == "need-face" else ""
+            after = f"; {last.message}" if last.kind == "need-face" else ""
             self.message, self.alert = conflicts[-1].message + after, True
         else:
             self.message, self.alert = last.message, False

@@ -16,7 +16,7 @@ from test_session import show, views
 from calibration.profile import load_profile
 from scanner.cli import main
 from scanner.cli_scan import WindowState, calibrate_from_session, compose_view
-from scanner.session import ScanSession
+from scanner.session import ScanSession, SessionEvent
 from solver.cubie import random_state
 
 
@@ -142,7 +142,19 @@ def test_window_state_keeps_a_conflict_visible_with_the_next_step():
     for _ in range(2):
         events += session.feed(faces[0])
     state.update(events)
-    assert state.alert and "shown twice" in state.message and "next" in state.message
+    assert state.alert and "shown twice" in state.message and "; show " in state.message
+
+
+def test_window_state_shows_the_verdict_over_a_conflict_of_the_sixth_face():
+    state = WindowState("show any face")
+    state.update(
+        [
+            SessionEvent("face-captured", "captured the blue-centred face (6 of 6)", "B"),
+            SessionEvent("conflict", "with the blue-centred face, these pieces cannot exist"),
+            SessionEvent("done", "all six faces read: not solvable: a corner is twisted"),
+        ]
+    )
+    assert state.message.startswith("all six faces read") and not state.alert
 
 
 def test_calibrate_from_a_scanned_cube(tmp_path, table_cache):
