@@ -323,11 +323,19 @@ class ScanSession:
                 if close and _agreement(face.colors, observation.colors, observation.size) > 0.5:
                     return face.key
             name = observation.colors[middle]
-            return name if name not in self.captured else f"face {len(self.captured) + 1}"
+            return name if name not in self.captured else self._new_key()
         for key, face in self.captured.items():
             if _same_face(face.colors, observation.colors, observation.size):
                 return key
-        return f"face {len(self.captured) + 1}"
+        return self._new_key()
+
+    def _new_key(self) -> str:
+        """``face k`` for the first k from the number of faces captured on that no captured
+        face has: after an undo of a re-captured face, "face 3" may be left among two."""
+        number = len(self.captured) + 1
+        while f"face {number}" in self.captured:
+            number += 1
+        return f"face {number}"
 
     def _describe(self, key: str) -> str:
         return f"the {_colour_word(key)}-centred face" if len(key) == 1 else key

@@ -156,6 +156,23 @@ def test_a_resumed_session_with_all_six_faces_finishes_at_start():
     assert resumed.report is not None and resumed.feed(None) == []
 
 
+def test_a_new_face_never_takes_the_key_of_a_face_still_captured():
+    def face(colors: str, centre: list[float]) -> FaceObservation:
+        lab = np.full((9, 3), 60.0)
+        lab[4] = centre
+        return FaceObservation(3, colors, lab)
+
+    session = ScanSession(stable_frames=1)
+    white = face("WWWWWWWWW", [90, 0, 0])
+    for view in (white, face("RRRRRRRRR", [45, 60, 40]), face("GGGGWGGGG", [20, -40, 30])):
+        show(session, view, 1)  # the third is named white, its centre is not: "face 3"
+    show(session, white, 1)
+    session.capture_now()  # white again: now the last captured
+    session.undo()
+    show(session, face("BBBBRBBBB", [30, 10, -50]), 1)  # named red, its centre is not
+    assert list(session.captured) == ["R", "face 3", "face 4"]
+
+
 def test_a_face_shown_again_after_another_is_a_conflict_at_once():
     rng = np.random.default_rng(6)
     faces = views(random_state(rng), rng)
