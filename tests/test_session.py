@@ -166,8 +166,9 @@ def test_a_new_face_never_takes_the_key_of_a_face_still_captured():
     white = face("WWWWWWWWW", [90, 0, 0])
     for view in (white, face("RRRRRRRRR", [45, 60, 40]), face("GGGGWGGGG", [20, -40, 30])):
         show(session, view, 1)  # the third is named white, its centre is not: "face 3"
-    show(session, white, 1)
+    session.feed(white)
     session.capture_now()  # white again: now the last captured
+    session.feed(None)
     session.undo()
     show(session, face("BBBBRBBBB", [30, 10, -50]), 1)  # named red, its centre is not
     assert list(session.captured) == ["R", "face 3", "face 4"]
