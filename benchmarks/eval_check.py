@@ -3,9 +3,13 @@
 Usage: python benchmarks/eval_check.py [--cubes 40] [--hard] [--seed 5] [--size-known]
                                        [--faults none,twist,flip,swap,mirror]
                                        [--save-misses /tmp/misses_check] [--no-sides]
+                                       [--start random|solved|near-solved]
 
 Each cube is a uniformly random 3x3, or one with an injected reassembly fault (a twisted
-corner, a flipped edge, two swapped edges, a mirrored corner). Its six faces are
+corner, a flipped edge, two swapped edges, a mirrored corner). With ``--start solved``
+the fault goes into a solved cube instead (a cube taken apart and put back together),
+with ``near-solved`` into a cube one to three random face turns from solved: faces of
+one colour, or nearly, say little of their own light or of which way up they are. Its six faces are
 photographed one by one in random order, each with its own random pose (tilt up to 30
 degrees, any rotation in the picture, anywhere in the frame), light (neutral, warm, cool,
 dim; any direction) and background; the cube's palette, sticker style and the camera's
@@ -49,10 +53,11 @@ from scanner.synth import (
     cube_photo_specs,
     render_scene,
 )
-from solver.cubie import corner_slots, edge_slots, random_state
+from solver.cubie import random_state
 from solver.errors import CubescanError
-from solver.fixes import Fix, apply_fix, flip_edge_fix, swap_pieces_fix, twist_corner_fix
+from solver.fixes import reassembly_fault
 from solver.geometry import FACES
+from solver.moves import apply_moves, outer_moves, solved_facelets
 
 FAULTS = {
     "none": None,
@@ -75,21 +80,13 @@ CATEGORIES = (
 GRID_TOLERANCE = 1 / 3  # of a sticker's pitch
 
 
-def faulty(state: str, fault: str, rng: np.random.Generator) -> str:
-    """``state`` with the named reassembly fault injected."""
-    if fault == "twist":
-        return apply_fix(state, twist_corner_fix(3, int(rng.integers(8)), int(rng.integers(1, 3))))
-    if fault == "flip":
-        return apply_fix(state, flip_edge_fix(edge_slots(3)[int(rng.integers(12))], "edge"))
-    if fault == "swap":
-        a, b = (int(v) for v in rng.choice(12, 2, replace=False))
-        return apply_fix(
-            state, swap_pieces_fix("edge", ("a", "b"), (edge_slots(3)[a], edge_slots(3)[b]))
-        )
-    if fault == "mirror":
-        first, second, _ = corner_slots(3)[int(rng.integers(8))]
-        return apply_fix(state, Fix("swap-stickers", (first, second), "mirror"))
-    return state
+def starting_state(start: str, rng: np.random.Generator) -> str:
+    """A uniformly random cube, the solved cube, or one 1-3 random face turns from it."""
+    if start == "random":
+        return random_state(rng)
+    turns = 0 if start == "solved" else int(rng.integers(1, 4))
+    moves = [outer_moves()[int(k)] for k in rng.integers(18, size=turns)]
+    return apply_moves(solved_facelets(3), moves)
 
 
 def photos_of(
@@ -203,6 +200,12 @@ def main() -> None:
     parser.add_argument(
         "--no-sides", action="store_true", help="ignore the stickers seen beside each face"
     )
+    parser.add_argument(
+        "--start",
+        choices=["random", "solved", "near-solved"],
+        default="random",
+        help="the cube the fault goes into",
+    )
     args = parser.parse_args()
     size = 3 if args.size_known else None
     if args.save_misses:
@@ -214,7 +217,7 @@ def main() -> None:
         rng = np.random.default_rng([args.seed, list(FAULTS).index(fault)])
         outcome: Counter[str] = Counter()
         for number in range(args.cubes):
-            state = faulty(random_state(rng), fault, rng)
+            state = reassembly_fault(starting_state(args.start, rng), fault, rng)
             photos = photos_of(state, rng, args.hard)
             start = time.perf_counter()
             result = judge(state, FAULTS[fault], photos, size, not args.no_sides)

@@ -332,15 +332,18 @@ def _best_reading(
     sound cube (which needs no repair) is taken at once. Otherwise the samples as taken
     are read too, only the photos that match none of the others' colours re-lit
     (:func:`scanner.photo_light.relight_misfits`), and a sound cube from them is taken;
-    failing both, each reading is repaired and the cube's constraints choose: the
-    reading with the fewest repairs, then broken pieces, then problems (balanced on a
-    tie). Either reading failing (e.g. an even cube's colours not recognised) leaves the
-    other.
+    then the samples exactly as taken. A face of one colour says nothing of its light,
+    and matches none of the other photos' colours when the cube is solved: both ways of
+    re-lighting read such a cube wrong, while under one light its six colours are plain.
+    Failing all three, each reading is repaired and the cube's constraints choose: the
+    reading with the fewest repairs, then broken pieces, then problems (the earlier on a
+    tie). A reading failing (e.g. an even cube's colours not recognised) leaves the
+    others.
     """
     size = size_from_length(6 * len(face_samples[0]))
     readings: list[tuple[_Named, _Assembled | None]] = []
     failures: list[BadInputError] = []
-    for balance in (balance_photos, relight_misfits):
+    for balance in (balance_photos, relight_misfits, list):
         lab = np.concatenate(balance(face_samples))
         try:
             named = _named(lab, size, profile)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.cubie import CORNERS, corner_slots
+import numpy as np
+
+from solver.cubie import CORNERS, corner_slots, edge_slots
 
 TURN_WORDS = {1: "clockwise", 2: "counterclockwise"}
 
@@ -178,3 +180,58 @@ def swap_pieces_fix(kind: str, names: tuple[str, str], slots: tuple[tuple[int, .
         tuple(slots[0]) + tuple(slots[1]),
         f"swap the two {kind}s at {names[0]} and {names[1]}",
     )
+
+
+REASSEMBLY_FAULTS = ("twist", "flip", "swap", "mirror")
+"""The faults :func:`reassembly_fault` makes: a corner twisted, an edge flipped, two edges
+swapped, two of a corner's stickers swapped (its mirror image)."""
+
+
+def reassembly_fault(facelets: str, fault: str, rng: np.random.Generator) -> str:
+    """A 3x3 state with one reassembly fault of the given kind, at a random place.
+
+    What a cube taken apart and put back together carelessly shows: the opposite of the
+    fix that mends it (each fix is its own kind of fault, carried out on a sound cube).
+
+    Parameters
+    ----------
+    facelets
+        A 3x3 state (face letters, facelet order).
+    fault
+        One of :data:`REASSEMBLY_FAULTS`, or ``"none"`` for the state unchanged.
+    rng
+        Draws the corner, edge or pair of edges, and the twist's direction.
+
+    Returns
+    -------
+    str
+        The state with the fault.
+
+    Raises
+    ------
+    ValueError
+        For an unknown fault.
+
+    Examples
+    --------
+    >>> from solver.moves import solved_facelets
+    >>> from solver.validate import validate
+    >>> rng = np.random.default_rng(0)
+    >>> [[p.code for p in validate(reassembly_fault(solved_facelets(3), f, rng)).problems]
+    ...  for f in REASSEMBLY_FAULTS]
+    [['corner-twist'], ['edge-flip'], ['permutation-parity'], ['corner-invalid']]
+    """
+    if fault == "none":
+        return facelets
+    if fault == "twist":
+        slot = int(rng.integers(8))
+        return apply_fix(facelets, twist_corner_fix(3, slot, int(rng.integers(1, 3))))
+    if fault == "flip":
+        return apply_fix(facelets, flip_edge_fix(edge_slots(3)[int(rng.integers(12))], "edge"))
+    if fault == "swap":
+        a, b = (edge_slots(3)[int(k)] for k in rng.choice(12, 2, replace=False))
+        return apply_fix(facelets, swap_pieces_fix("edge", ("a", "b"), (a, b)))
+    if fault == "mirror":
+        first, second, _ = corner_slots(3)[int(rng.integers(8))]
+        return apply_fix(facelets, Fix("swap-stickers", (first, second), "mirror"))
+    raise ValueError(f"unknown fault {fault!r}: one of none, {', '.join(REASSEMBLY_FAULTS)}")

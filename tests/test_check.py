@@ -9,7 +9,7 @@ from scanner.check import cube_report
 from scanner.colorsim import LIGHTS, draw_brand, draw_light, render_stickers
 from solver.cubie import random_state
 from solver.errors import BadInputError
-from solver.fixes import apply_fix, twist_corner_fix
+from solver.fixes import apply_fix, reassembly_fault, twist_corner_fix
 from solver.moves import apply_moves, solved_facelets
 
 # Index into the noise model's sticker colours of each face's colour (URFDLB).
@@ -64,6 +64,29 @@ def test_faces_photographed_under_different_lights_are_read_exactly():
         report = cube_report(shuffled_faces(lab_under_own_lights(truth, rng), 3, rng), solve=False)
         exact += report.facelets == truth
     assert exact >= 19
+
+
+@pytest.mark.parametrize("light", ["warm", "cool", "dim", "mixed"])
+def test_a_solved_cube_is_read_as_solved(light):
+    # Each face one colour: no photo shows a colour of another, which re-lighting a photo
+    # to match the others' colours took for a wrong light (every solved cube misread).
+    rng = np.random.default_rng(3)
+    report = cube_report(shuffled_faces(lab_of(solved_facelets(3), light, rng), 3, rng))
+    assert report.facelets == solved_facelets(3) and report.valid and not report.solution
+
+
+@pytest.mark.parametrize(
+    "fault, light",
+    [("twist", "warm"), ("flip", "cool"), ("swap", "dim"), ("mirror", "mixed")],
+)
+def test_a_solved_cube_put_back_together_wrong_is_read_as_it_is(fault, light):
+    # Taken apart and reassembled: one fault in an otherwise solved cube. Photos in the
+    # net's orientation: which way up a face of one colour was is not in its photo.
+    rng = np.random.default_rng(4)
+    truth = reassembly_fault(solved_facelets(3), fault, rng)
+    lab = lab_of(truth, light, rng)
+    report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], orientation="net", solve=False)
+    assert report.read_facelets == truth and not report.valid
 
 
 def test_report_solves_and_says_where_each_photo_went(table_cache):
