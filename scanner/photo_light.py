@@ -15,6 +15,10 @@ cube's colours are named at once, each photo's light is divided out:
    greens as whites, and the gain fitted to those names leaves its stickers far from
    every colour the other photos show.
 
+A face of one colour (a solved cube's) says nothing of its light: it is left as taken.
+Nor is a colour that a photo shows k times expected on the other photos more than the
+N*N - k times the cube has it (on a solved cube, not at all).
+
 Step 3 alone, on the photos as taken, is the other way to read a cube: when most
 photos share one light, it re-lights only the few that do not, and no photo's naming
 can mislead it.
@@ -138,11 +142,15 @@ def balance_photos(face_samples: Sequence[np.ndarray], rounds: int = 3) -> list[
     >>> bool(np.abs(balanced[0] - balanced[1]).max() < 1.0)
     True
     """
-    names = [name_face_colors(samples).names for samples in face_samples]
     balanced = [np.asarray(samples, dtype=float) for samples in face_samples]
+    # A photo of one colour says nothing of its light (a face of a solved cube): it is
+    # taken as it is, and its name, which it had to guess its own white for, is left out.
+    telling = [p for p, lab in enumerate(balanced) if not _one_colour(lab)]
+    names = [name_face_colors(balanced[p]).names for p in telling]
     for _ in range(rounds):
-        gains = light_gains(balanced, names)
-        balanced = [balanced_lab(lab, gain) for lab, gain in zip(balanced, gains, strict=True)]
+        gains = light_gains([balanced[p] for p in telling], names) if telling else []
+        for p, gain in zip(telling, gains, strict=True):
+            balanced[p] = balanced_lab(balanced[p], gain)
     return relight_misfits(balanced)
 
 
@@ -229,13 +237,32 @@ def _best_light(cones: list[np.ndarray], photo: int) -> _Relighting:
     moved = _lab(seen[None, :, :] / gains[:, None, :])
     tree = cKDTree(other_lab)
     distance, _ = tree.query(moved, distance_upper_bound=MISFIT_DISTANCE)
-    misfit = np.minimum(distance, MISFIT_DISTANCE).sum(axis=1)
+    misfit = (np.minimum(distance, MISFIT_DISTANCE) * _matchable_share(_lab(seen))).sum(axis=1)
     cost = misfit + GAIN_CHANGE_COST * (np.log(gains) ** 2).sum(axis=1)
     best = int(np.argmin(cost))
     _, nearest = tree.query(moved[best])
     return _Relighting(
         float(misfit[0]), float(cost[0] - cost[best]), _least_squares_gain(seen, others[nearest])
     )
+
+
+def _one_colour(lab: np.ndarray) -> bool:
+    """True when a photo's stickers are one colour, as far as :func:`_matchable_share`
+    tells colours apart."""
+    return len(_colour_leaders(lab, MISFIT_DISTANCE)) == 1
+
+
+def _matchable_share(lab: np.ndarray) -> np.ndarray:
+    """Per sticker of a photo, how much its misfit counts: each colour has as many
+    stickers on the cube as a face, so a colour shown k times on this photo is shown
+    ``n - k`` times on the others. A group of k counts at most that many stickers' worth
+    (a face of one colour, which the other photos cannot show, counts for nothing).
+    Stickers within :data:`MISFIT_DISTANCE` of each other are one group: no closer than
+    that does the misfit tell them apart."""
+    leaders = _colour_leaders(lab, MISFIT_DISTANCE)
+    group = np.linalg.norm(lab[:, None] - lab[leaders][None], axis=2).argmin(axis=1)
+    k = np.bincount(group, minlength=len(leaders))[group].astype(float)
+    return np.minimum(1.0, (len(lab) - k) / k)
 
 
 def _light_hypotheses(seen: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -245,14 +272,12 @@ def _light_hypotheses(seen: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return np.maximum(ratios.reshape(-1, 3), 1e-3)
 
 
-def _colour_leaders(lab: np.ndarray) -> np.ndarray:
-    """Indices of one reading per colour: each reading further than
-    :data:`COLOUR_GROUP_DISTANCE` from every earlier leader leads a new colour."""
+def _colour_leaders(lab: np.ndarray, distance: float = COLOUR_GROUP_DISTANCE) -> np.ndarray:
+    """Indices of one reading per colour: each reading further than ``distance`` from
+    every earlier leader leads a new colour."""
     leaders: list[int] = []
     for index, reading in enumerate(lab):
-        if not leaders or np.linalg.norm(lab[leaders] - reading, axis=1).min() > (
-            COLOUR_GROUP_DISTANCE
-        ):
+        if not leaders or np.linalg.norm(lab[leaders] - reading, axis=1).min() > distance:
             leaders.append(index)
     return np.array(leaders)
 

@@ -90,3 +90,15 @@ def test_balancing_undoes_a_photo_s_own_light():
     balanced = balance_photos([shadowed, *faces[1:]])
     assert [b.shape for b in balanced] == [(9, 3)] * 6
     assert nearest_colours(balanced) == truth[:9]
+
+
+@pytest.mark.parametrize("balance", [balance_photos, relight_misfits])
+def test_the_faces_of_a_solved_cube_keep_their_light(balance):
+    # A face of one colour says nothing of its light, and its colour is on no other photo:
+    # that is no reason to re-light it (each would be moved onto another face's colour).
+    rng = np.random.default_rng(2)
+    lab = PALETTE_LAB[[0, 2, 4, 1, 3, 5]][np.repeat(np.arange(6), 9)] + rng.normal(0, 1.5, (54, 3))
+    faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
+    faces[1] = under_light(faces[1], np.array([0.3, 0.3, 0.25]))  # in shade, warmer
+    for kept, face in zip(balance(faces), faces, strict=True):
+        np.testing.assert_allclose(kept, face, atol=1e-6)
