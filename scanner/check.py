@@ -16,12 +16,10 @@
 Examples
 --------
 >>> import numpy as np
->>> from scanner.colorsim import draw_light, render_stickers
+>>> from scanner.colorsim import render_cube
 >>> from solver.moves import apply_moves, solved_facelets
->>> rng = np.random.default_rng(0)
 >>> truth = apply_moves(solved_facelets(3), "R U R' F2")
->>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
->>> lab = render_stickers(colour_index, draw_light("cool", rng), rng)
+>>> lab = render_cube(truth, "cool", np.random.default_rng(0))
 >>> report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False)
 >>> report.facelets == truth, report.valid
 (True, True)
@@ -173,12 +171,10 @@ class CubeReport:
 
         Examples
         --------
-        >>> from scanner.colorsim import draw_light, render_stickers
+        >>> from scanner.colorsim import render_cube
         >>> from solver.moves import apply_moves, solved_facelets
-        >>> rng = np.random.default_rng(0)
         >>> truth = apply_moves(solved_facelets(3), "R U R' F2")
-        >>> index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
-        >>> lab = render_stickers(index, draw_light("cool", rng), rng)
+        >>> lab = render_cube(truth, "cool", np.random.default_rng(0))
         >>> data = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False).to_dict()
         >>> data["valid"], data["colors"]["U"]["name"], data["solution"], data["solution_note"]
         (True, 'white', None, 'not asked for')
@@ -414,12 +410,10 @@ def cube_report(
     --------
     Six photos' samples in another order, the F photo upside down:
 
-    >>> from scanner.colorsim import draw_light, render_stickers
+    >>> from scanner.colorsim import render_cube
     >>> from solver.moves import apply_moves, solved_facelets
-    >>> rng = np.random.default_rng(1)
     >>> truth = apply_moves(solved_facelets(3), "F R' U2")
-    >>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
-    >>> lab = render_stickers(colour_index, draw_light("warm", rng), rng)
+    >>> lab = render_cube(truth, "warm", np.random.default_rng(1))
     >>> samples = [lab[9 * f : 9 * f + 9] for f in (2, 5, 0, 3, 1, 4)]  # F B U D R L
     >>> samples[0] = samples[0][::-1]  # row-major 3x3 reversed: turned half way
     >>> names = ["F.jpg", "B.jpg", "U.jpg", "D.jpg", "R.jpg", "L.jpg"]

@@ -111,12 +111,10 @@ def classification_json(lab, profile: Profile | None) -> tuple[dict, bool]:
     Examples
     --------
     >>> import numpy as np
-    >>> from scanner.colorsim import draw_light, render_stickers
+    >>> from scanner.colorsim import render_cube
     >>> from solver.moves import apply_moves, solved_facelets
-    >>> rng = np.random.default_rng(2)
     >>> truth = apply_moves(solved_facelets(3), "R U R' U'")
-    >>> colour_index = np.array([[0, 2, 4, 1, 3, 5]["URFDLB".index(c)] for c in truth])
-    >>> lab = render_stickers(colour_index, draw_light("cool", rng), rng)
+    >>> lab = render_cube(truth, "cool", np.random.default_rng(2))
     >>> data, valid = classification_json(lab, None)
     >>> data["facelets"] == truth, valid, data["colors"]["U"]["name"], data["repairs"]
     (True, True, 'white', [])

@@ -190,6 +190,42 @@ def render_stickers(
     return rgb_to_lab(srgb)
 
 
+def render_cube(facelets: str, light: str, rng: np.random.Generator) -> np.ndarray:
+    """The camera's Lab reading of every sticker of a cube in the standard colour scheme.
+
+    :func:`render_stickers` under a light drawn by :func:`draw_light`, each face letter
+    taking its colour from :data:`STANDARD_FACE_COLOR`.
+
+    Parameters
+    ----------
+    facelets
+        The cube in face letters (URFDLB), facelet order, any N.
+    light
+        A name of :data:`LIGHTS`.
+    rng
+        Random generator (draws the light, then the stickers).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float CIELAB (6*N*N, 3), facelet order: face f's samples are rows
+        ``f*N*N .. (f+1)*N*N - 1``.
+
+    Examples
+    --------
+    >>> cube = "UUUURRRRFFFFDDDDLLLLBBBB"  # a solved 2x2
+    >>> render_cube(cube, "warm", np.random.default_rng(0)).shape
+    (24, 3)
+    >>> rng = np.random.default_rng(0)  # the same as, at length:
+    >>> index = np.array([STANDARD_FACE_COLOR[letter] for letter in cube])
+    >>> same = render_stickers(index, draw_light("warm", rng), rng)
+    >>> bool(np.array_equal(same, render_cube(cube, "warm", np.random.default_rng(0))))
+    True
+    """
+    index = np.array([STANDARD_FACE_COLOR[letter] for letter in facelets])
+    return render_stickers(index, draw_light(light, rng), rng)
+
+
 def random_color_layout(size: int, rng: np.random.Generator) -> np.ndarray:
     """A random colour layout for classification tests: fixed centres, shuffled rest.
 

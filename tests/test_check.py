@@ -6,19 +6,18 @@ import numpy as np
 import pytest
 
 from scanner.check import cube_report
-from scanner.colorsim import LIGHTS, draw_brand, draw_light, render_stickers
+from scanner.colorsim import (
+    LIGHTS,
+    STANDARD_FACE_COLOR,
+    draw_brand,
+    draw_light,
+    render_cube,
+    render_stickers,
+)
 from solver.cubie import random_state
 from solver.errors import BadInputError
 from solver.fixes import apply_fix, reassembly_fault, twist_corner_fix
 from solver.moves import apply_moves, solved_facelets
-
-# Index into the noise model's sticker colours of each face's colour (URFDLB).
-COLOUR_OF_FACE = [0, 2, 4, 1, 3, 5]
-
-
-def lab_of(facelets: str, light: str, rng: np.random.Generator) -> np.ndarray:
-    index = np.array([COLOUR_OF_FACE["URFDLB".index(c)] for c in facelets])
-    return render_stickers(index, draw_light(light, rng), rng)
 
 
 def shuffled_faces(lab: np.ndarray, size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -37,7 +36,7 @@ def test_random_cubes_in_any_order_and_rotation_are_read_exactly(light):
     exact = 0
     for _ in range(10):
         truth = random_state(rng)
-        report = cube_report(shuffled_faces(lab_of(truth, light, rng), 3, rng), solve=False)
+        report = cube_report(shuffled_faces(render_cube(truth, light, rng), 3, rng), solve=False)
         exact += report.facelets == truth and report.valid
     # The colour noise model misnames about one cube in a hundred (see eval_colors).
     assert exact >= 9
@@ -46,7 +45,7 @@ def test_random_cubes_in_any_order_and_rotation_are_read_exactly(light):
 def lab_under_own_lights(facelets: str, rng: np.random.Generator) -> np.ndarray:
     """One cube's stickers, each face photographed under its own light (one cube brand)."""
     brand = draw_brand(rng)
-    index = np.array([COLOUR_OF_FACE["URFDLB".index(c)] for c in facelets])
+    index = np.array([STANDARD_FACE_COLOR[c] for c in facelets])
     faces = []
     for face in range(6):
         light = draw_light(LIGHTS[int(rng.integers(len(LIGHTS)))], rng)
@@ -71,7 +70,7 @@ def test_a_solved_cube_is_read_as_solved(light):
     # Each face one colour: no photo shows a colour of another, which re-lighting a photo
     # to match the others' colours took for a wrong light (every solved cube misread).
     rng = np.random.default_rng(3)
-    report = cube_report(shuffled_faces(lab_of(solved_facelets(3), light, rng), 3, rng))
+    report = cube_report(shuffled_faces(render_cube(solved_facelets(3), light, rng), 3, rng))
     assert report.facelets == solved_facelets(3) and report.valid and not report.solution
 
 
@@ -84,7 +83,7 @@ def test_a_solved_cube_put_back_together_wrong_is_read_as_it_is(fault, light):
     # net's orientation: which way up a face of one colour was is not in its photo.
     rng = np.random.default_rng(4)
     truth = reassembly_fault(solved_facelets(3), fault, rng)
-    lab = lab_of(truth, light, rng)
+    lab = render_cube(truth, light, rng)
     report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], orientation="net", solve=False)
     assert report.read_facelets == truth and not report.valid
 
@@ -92,7 +91,7 @@ def test_a_solved_cube_put_back_together_wrong_is_read_as_it_is(fault, light):
 def test_report_solves_and_says_where_each_photo_went(table_cache):
     rng = np.random.default_rng(11)
     truth = apply_moves(solved_facelets(3), "R U2 F' L D")
-    photos = shuffled_faces(lab_of(truth, "cool", rng), 3, rng)
+    photos = shuffled_faces(render_cube(truth, "cool", rng), 3, rng)
     report = cube_report(photos, sources=[f"p{i}.png" for i in range(6)])
     assert report.valid and report.facelets == truth
     assert apply_moves(truth, report.solution) == solved_facelets(3)
@@ -105,7 +104,7 @@ def test_report_solves_and_says_where_each_photo_went(table_cache):
 def test_a_twisted_corner_is_diagnosed_not_repaired():
     rng = np.random.default_rng(5)
     truth = apply_fix(random_state(rng), twist_corner_fix(3, 2, 1))
-    report = cube_report(shuffled_faces(lab_of(truth, "cool", rng), 3, rng))
+    report = cube_report(shuffled_faces(render_cube(truth, "cool", rng), 3, rng))
     assert report.facelets == truth
     assert [p.code for p in report.validation.problems] == ["corner-twist"]
     assert report.repairs == () and report.solution is None
@@ -115,27 +114,31 @@ def test_a_2x2_and_a_5x5_are_assembled_too():
     rng = np.random.default_rng(8)
     for size, moves in ((2, "R U F"), (5, "R 2U Fw' D")):
         truth = apply_moves(solved_facelets(size), moves)
-        report = cube_report(shuffled_faces(lab_of(truth, "cool", rng), size, rng), solve=False)
+        report = cube_report(
+            shuffled_faces(render_cube(truth, "cool", rng), size, rng), solve=False
+        )
         assert report.valid
         if size == 5:
             assert report.facelets == truth
             assert (
                 "not supported yet"
-                in cube_report(shuffled_faces(lab_of(truth, "cool", rng), size, rng)).solution_note
+                in cube_report(
+                    shuffled_faces(render_cube(truth, "cool", rng), size, rng)
+                ).solution_note
             )
 
 
 def test_the_net_orientation_takes_faces_as_given():
     rng = np.random.default_rng(2)
     truth = random_state(rng)
-    lab = lab_of(truth, "dim", rng)
+    lab = render_cube(truth, "dim", rng)
     report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], orientation="net", solve=False)
     assert report.facelets == truth
 
 
 def test_bad_inputs_are_clear_errors():
     rng = np.random.default_rng(3)
-    lab = lab_of(solved_facelets(3), "cool", rng)
+    lab = render_cube(solved_facelets(3), "cool", rng)
     with pytest.raises(BadInputError, match="six faces"):
         cube_report([lab[:9]] * 5)
     with pytest.raises(BadInputError, match="different grid sizes"):
@@ -149,7 +152,7 @@ def test_a_face_whose_half_turn_also_fits_is_named_in_the_report():
     truth = "BDDDURLBFUUFFRRLUFULRFFLLDUDRBLDFBLDRBFBLRRUBLFUBBURDD"
     half_turned_d = truth[:27] + truth[27:36][::-1] + truth[36:]
     rng = np.random.default_rng(4)
-    report = cube_report(shuffled_faces(lab_of(truth, "cool", rng), 3, rng), solve=False)
+    report = cube_report(shuffled_faces(render_cube(truth, "cool", rng), 3, rng), solve=False)
     assert report.ambiguous and report.valid
     assert set(report.alternatives) == {truth, half_turned_d}
     assert report.ambiguous_faces == ("D",)

@@ -10,10 +10,10 @@ import pytest
 
 from scanner.check import cube_report
 from scanner.colors import PALETTE_LAB
+from scanner.colorsim import render_cube
 from scanner.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
 from scanner.photo_light import balance_photos, relight_misfits
 from solver.cubie import random_state
-from tests.test_check import lab_of
 
 # Six photos' samples of rendered cubes, as `eval_check` read them, that the photos'
 # own naming misled: a photo or two several times darker than the rest, named on
@@ -62,7 +62,7 @@ def test_a_photo_in_a_light_of_its_own_is_relit_onto_the_others_colours():
     before = after = untouched = 0
     for _ in range(40):
         truth = random_state(rng)
-        lab = lab_of(truth, "cool", rng)
+        lab = render_cube(truth, "cool", rng)
         faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
         photo = int(rng.integers(6))
         untouched += reads_right(faces, truth, photo)
@@ -76,7 +76,7 @@ def test_a_photo_in_a_light_of_its_own_is_relit_onto_the_others_colours():
 def test_balancing_undoes_a_photo_s_own_light():
     rng = np.random.default_rng(4)
     truth = random_state(rng)
-    lab = lab_of(truth, "cool", rng)
+    lab = render_cube(truth, "cool", rng)
     faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
     shadowed = xyz_to_lab(lab_to_xyz(faces[0]) * np.array([0.25, 0.25, 0.2]))  # dim, warmer
 

@@ -6,13 +6,12 @@ import numpy as np
 import pytest
 
 from scanner.assemble import rotate_face
-from scanner.colorsim import draw_light, render_stickers
+from scanner.colorsim import render_cube
 from scanner.session import FaceObservation, ScanSession
 from solver.cubie import random_state
 from solver.errors import BadInputError
 from solver.moves import apply_moves, solved_facelets
 
-COLOUR_OF_FACE = [0, 2, 4, 1, 3, 5]
 TO_LETTERS = str.maketrans("URFDLB", "WRGYOB")
 
 
@@ -20,8 +19,7 @@ def views(truth: str, rng: np.random.Generator) -> list[FaceObservation]:
     """One observation per face, each turned by a random quarter, as a camera sees it."""
     size = round((len(truth) // 6) ** 0.5)
     per_face = size * size
-    index = np.array([COLOUR_OF_FACE["URFDLB".index(c)] for c in truth])
-    lab = render_stickers(index, draw_light("cool", rng), rng)
+    lab = render_cube(truth, "cool", rng)
     colours = truth.translate(TO_LETTERS)
     result = []
     for face in range(6):
