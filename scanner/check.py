@@ -319,6 +319,11 @@ def _repaired(assembled: _Assembled) -> _Reading:
     return _Reading(assembled.assembly, assembled.ordered, outcome, validate(state))
 
 
+def _as_taken(face_samples: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The photos' samples as the camera read them (the third way to read a cube)."""
+    return list(face_samples)
+
+
 def _best_reading(
     face_samples: Sequence[np.ndarray], orientation: str, profile: Profile | None
 ) -> _Reading:
@@ -328,18 +333,18 @@ def _best_reading(
     sound cube (which needs no repair) is taken at once. Otherwise the samples as taken
     are read too, only the photos that match none of the others' colours re-lit
     (:func:`scanner.photo_light.relight_misfits`), and a sound cube from them is taken;
-    then the samples exactly as taken. A face of one colour says nothing of its light,
-    and matches none of the other photos' colours when the cube is solved: both ways of
-    re-lighting read such a cube wrong, while under one light its six colours are plain.
-    Failing all three, each reading is repaired and the cube's constraints choose: the
-    reading with the fewest repairs, then broken pieces, then problems (the earlier on a
-    tie). A reading failing (e.g. an even cube's colours not recognised) leaves the
-    others.
+    then the samples exactly as taken, which stand only when sound (under one light a
+    cube re-lighting misjudged, as it did every solved cube before its faces of one
+    colour were left alone, reads plainly; under several, an unsound reading as taken is
+    the weaker guess). Failing that, each reading is repaired and the cube's constraints
+    choose: the reading with the fewest repairs, then broken pieces, then problems (the
+    earlier on a tie). A reading failing (e.g. an even cube's colours not recognised)
+    leaves the others.
     """
     size = size_from_length(6 * len(face_samples[0]))
     readings: list[tuple[_Named, _Assembled | None]] = []
     failures: list[BadInputError] = []
-    for balance in (balance_photos, relight_misfits, list):
+    for balance in (balance_photos, relight_misfits, _as_taken):
         lab = np.concatenate(balance(face_samples))
         try:
             named = _named(lab, size, profile)
@@ -352,7 +357,8 @@ def _best_reading(
             continue
         if assembled is not None and assembled.assembly.report.valid:
             return _repaired(assembled)
-        readings.append((named, assembled))
+        if balance is not _as_taken or not readings:
+            readings.append((named, assembled))
     if not readings:
         raise failures[0]
     # Repairs are searched only now: a sound reading, when there is one, needs none.
