@@ -48,6 +48,12 @@ GAIN_CHANGE_COST = 2.0
 """Cost per squared log gain of a change of light, so that among lights that fit alike
 the smallest change wins (a one-colour face fits every light that puts it on a colour)."""
 
+ONE_COLOUR_SPREAD = 16.0
+"""ΔE within which a photo's stickers count as one colour when its misfit is weighed. A
+cube's colours lie 30 or more apart (red and orange the closest); noise in a dim photo
+spreads one colour's stickers over 10-25. Chosen on the rendered sets of eval_check:
+12 left dim solved faces in pieces, 20 cost a random cube."""
+
 COLOUR_GROUP_DISTANCE = 6.0
 """ΔE within which readings count as one colour when light hypotheses are listed."""
 
@@ -249,7 +255,7 @@ def _best_light(cones: list[np.ndarray], photo: int) -> _Relighting:
 def _one_colour(lab: np.ndarray) -> bool:
     """True when a photo's stickers are one colour, as far as :func:`_matchable_share`
     tells colours apart."""
-    return len(_colour_leaders(lab, MISFIT_DISTANCE)) == 1
+    return len(_colour_leaders(lab, ONE_COLOUR_SPREAD)) == 1
 
 
 def _matchable_share(lab: np.ndarray) -> np.ndarray:
@@ -257,9 +263,8 @@ def _matchable_share(lab: np.ndarray) -> np.ndarray:
     stickers on the cube as a face, so a colour shown k times on this photo is shown
     ``n - k`` times on the others. A group of k counts at most that many stickers' worth
     (a face of one colour, which the other photos cannot show, counts for nothing).
-    Stickers within :data:`MISFIT_DISTANCE` of each other are one group: no closer than
-    that does the misfit tell them apart."""
-    leaders = _colour_leaders(lab, MISFIT_DISTANCE)
+    Stickers within :data:`ONE_COLOUR_SPREAD` of a group's first are that group."""
+    leaders = _colour_leaders(lab, ONE_COLOUR_SPREAD)
     group = np.linalg.norm(lab[:, None] - lab[leaders][None], axis=2).argmin(axis=1)
     k = np.bincount(group, minlength=len(leaders))[group].astype(float)
     return np.minimum(1.0, (len(lab) - k) / k)
