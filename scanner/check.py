@@ -334,12 +334,11 @@ def _best_reading(
     are read too, only the photos that match none of the others' colours re-lit
     (:func:`scanner.photo_light.relight_misfits`), and a sound cube from them is taken;
     then the samples exactly as taken, which stand only when sound (under one light a
-    cube re-lighting misjudged, as it did every solved cube before its faces of one
-    colour were left alone, reads plainly; under several, an unsound reading as taken is
-    the weaker guess). Failing that, each reading is repaired and the cube's constraints
-    choose: the reading with the fewest repairs, then broken pieces, then problems (the
-    earlier on a tie). A reading failing (e.g. an even cube's colours not recognised)
-    leaves the others.
+    cube that re-lighting misjudges reads plainly; under several, an unsound reading as
+    taken is the weaker guess). Failing that, each reading is repaired and the cube's
+    constraints choose: the reading with the fewest repairs, then broken pieces, then
+    problems (the earlier on a tie). A reading failing (e.g. an even cube's colours not
+    recognised) leaves the others.
     """
     size = size_from_length(6 * len(face_samples[0]))
     readings: list[tuple[_Named, _Assembled | None]] = []
