@@ -947,7 +947,11 @@ def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> n
     if scale > 0.5 and not sharp_chroma:
         # Cameras and JPEG keep colour at half the resolution of lightness: at this scale its
         # blocks still show, and would cut small stickers into pieces along chroma edges.
-        lab[..., 1:] = cv2.GaussianBlur(lab[..., 1:], (0, 0), CHROMA_BLUR * scale)
+        # (All three channels are blurred and the lightness put back: OpenCV would copy the
+        # two chroma channels out and back, which costs more than blurring a third.)
+        blurred = cv2.GaussianBlur(lab, (0, 0), CHROMA_BLUR * scale)
+        blurred[..., 0] = lab[..., 0]
+        return blurred
     return lab
 
 

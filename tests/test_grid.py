@@ -1487,3 +1487,16 @@ def _lattice_coords_on_a_line() -> st.SearchStrategy[np.ndarray]:
 def test_coords_are_on_one_line_exactly_where_their_rank_is_below_two(coords: np.ndarray) -> None:
     centred = coords - coords.mean(axis=0)
     assert _on_one_line(coords) == (np.linalg.matrix_rank(centred) < 2)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.6, 0.75, 1.0]))
+def test_the_working_image_blurs_only_its_chroma(seed, scale) -> None:
+    # Above half scale the chroma is blurred further and the lightness left as it was.
+    frame = np.random.default_rng(seed).integers(0, 256, (40, 60, 3), np.uint8)
+    sharp = _working_lab(frame, scale, sharp_chroma=True)
+    blurred = _working_lab(frame, scale)
+    np.testing.assert_array_equal(blurred[..., 0], sharp[..., 0])
+    for channel in (1, 2):
+        np.testing.assert_array_equal(
+            blurred[..., channel], cv2.GaussianBlur(sharp[..., channel], (0, 0), scale)
+        )
