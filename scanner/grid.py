@@ -1284,11 +1284,20 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
 
 
 def _whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
-    """cov^(-1/2), scaled so a region maps to a unit square: each region's own frame."""
-    eigval, eigvec = np.linalg.eigh(cov)
-    inv_sqrt = eigvec @ (np.sqrt(1.0 / 12.0 / eigval)[..., None] * np.swapaxes(eigvec, -1, -2))
-    factor = (_sticker_sides(areas) / np.sqrt(areas))[:, None, None]
-    return inv_sqrt / factor
+    """cov^(-1/2), scaled so a region maps to a unit square: each region's own frame.
+
+    In closed form (a batched eigendecomposition costs several times as much over the
+    thousands of regions of a cluttered frame): a 2x2 covariance's square root is
+    (cov + s I) / t, with s = sqrt(det cov) and t = sqrt(trace cov + 2 s), whose inverse is
+    adj(cov + s I) / (s t).
+    """
+    a, b, c = cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 1]
+    s = np.sqrt(a * c - b * b)
+    t = np.sqrt(a + c + 2 * s)
+    inv_sqrt = np.stack([np.stack([c + s, -b], -1), np.stack([-b, a + s], -1)], -2)
+    # A square of side 1 has variance 1/12 along each axis.
+    scale = np.sqrt(areas / 12.0) / (_sticker_sides(areas) * s * t)
+    return inv_sqrt * scale[:, None, None]
 
 
 def _sticker_sides(areas: np.ndarray) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -33,10 +34,12 @@ from scanner.grid import (
     _Regions,
     _seen_cells,
     _shows_plastic,
+    _sticker_sides,
     _three_of_four_hold,
     _two_alternating_colours,
     _unseen_cells_are_surround,
     _washed,
+    _whitening,
     _working_lab,
     detect_grid,
 )
@@ -1500,3 +1503,23 @@ def test_the_working_image_blurs_only_its_chroma(seed, scale) -> None:
         np.testing.assert_array_equal(
             blurred[..., channel], cv2.GaussianBlur(sharp[..., channel], (0, 0), scale)
         )
+
+
+@given(
+    st.floats(0.5, 2000.0),
+    st.floats(0.5, 2000.0),
+    st.floats(-0.95, 0.95),
+    st.floats(8.0, 5000.0),
+)
+def test_whitening_maps_a_region_to_a_square_of_its_sticker_side(var_x, var_y, corr, area) -> None:
+    # W cov W^T must be the covariance of a square of side sqrt(area) / sticker side (the
+    # region as a share of its sticker), and W symmetric: no turn of the region's frame.
+    covariance = math.sqrt(var_x * var_y) * corr
+    cov = np.array([[[var_x, covariance], [covariance, var_y]]])
+    whiten = _whitening(cov, np.array([area]))[0]
+    side = math.sqrt(area) / _sticker_sides(np.array([area]))[0]
+    np.testing.assert_allclose(
+        whiten @ cov[0] @ whiten.T, np.eye(2) * side**2 / 12, rtol=1e-9, atol=1e-12
+    )
+    np.testing.assert_allclose(whiten, whiten.T, rtol=1e-12, atol=1e-15)
+    assert np.linalg.eigvalsh(whiten).min() > 0
