@@ -38,16 +38,19 @@ def _run_end(row: np.ndarray, start: int) -> int:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _label_stats(labels: np.ndarray, count: int):
-    """Area, bounding box (left, top, width, height) and centroid of every label, as
-    ``cv2.connectedComponentsWithStats`` gives them (a label's centroid is its integer
-    coordinate sums over its area), in one pass over the label image's runs.
+    """Area, bounding box (left, top, width, height), centroid and second moments of every
+    label, in one pass over the label image's runs. The stats and centroids of a label
+    with pixels are those of ``cv2.connectedComponentsWithStats`` (a label's centroid is its
+    integer coordinate sums over its area).
 
     Returns the stats (count, 5) int64 in OpenCV's column order (left, top, width,
-    height, area) and the centroids (count, 2).
+    height, area), the centroids (count, 2) and the sums of dx*dx, dy*dy and dx*dy about
+    the centroid (count, 3). The coordinate sums are exact integers (a run's sums have
+    closed forms), so the moments lose only the final subtraction's rounding.
     """
     height, width = labels.shape
     stats = np.zeros((count, 5), np.int64)
-    sums = np.zeros((count, 2), np.int64)
+    sums = np.zeros((count, 5), np.int64)  # x, y, x*x, y*y, x*y summed over each label
     stats[:, 0] = width
     for y in range(height):
         x = 0
@@ -60,49 +63,31 @@ def _label_stats(labels: np.ndarray, count: int):
             stats[label, 0] = min(stats[label, 0], x)
             stats[label, 2] = max(stats[label, 2], end - 1)
             stats[label, 3] = y
-            stats[label, 4] += end - x
-            sums[label, 0] += (x + end - 1) * (end - x) // 2
-            sums[label, 1] += y * (end - x)
+            run = end - x
+            run_x = (x + end - 1) * run // 2  # x + (x + 1) + ... + (end - 1)
+            # The same sum of squares: (end - 1)end(2end - 1)/6 - (x - 1)x(2x - 1)/6.
+            run_xx = ((end - 1) * end * (2 * end - 1) - (x - 1) * x * (2 * x - 1)) // 6
+            stats[label, 4] += run
+            sums[label, 0] += run_x
+            sums[label, 1] += y * run
+            sums[label, 2] += run_xx
+            sums[label, 3] += y * y * run
+            sums[label, 4] += y * run_x
             x = end
     centroids = np.zeros((count, 2))
+    moments = np.zeros((count, 3))
     for label in range(count):
         area = stats[label, 4]
         stats[label, 2] = stats[label, 2] - stats[label, 0] + 1
         stats[label, 3] = stats[label, 3] - stats[label, 1] + 1
         if area > 0:
-            centroids[label, 0] = sums[label, 0] / area
-            centroids[label, 1] = sums[label, 1] / area
-    return stats, centroids
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def _second_moments(labels: np.ndarray, lookup: np.ndarray, centroids: np.ndarray):
-    """Sums of dx*dx, dy*dy and dx*dy about the centroid, for the labels with a lookup row.
-
-    ``labels`` is a label image (``cv2.connectedComponents``); pixels are summed in raster
-    order, as ``np.bincount`` over the flattened labels would.
-    """
-    sums = np.zeros((len(centroids), 3))
-    height, width = labels.shape
-    for y in range(height):
-        x = 0
-        while x < width:
-            # A run of one label along the row, skipped whole when the label has no row.
-            label = labels[y, x]
-            end = _run_end(labels[y], x)
-            row = lookup[label]
-            if row >= 0:
-                dy = y - centroids[row, 1]
-                # Pixel by pixel into running sums (the same additions in the same order).
-                sxx, syy, sxy = sums[row, 0], sums[row, 1], sums[row, 2]
-                for xi in range(x, end):
-                    dx = xi - centroids[row, 0]
-                    sxx += dx * dx
-                    syy += dy * dy
-                    sxy += dx * dy
-                sums[row, 0], sums[row, 1], sums[row, 2] = sxx, syy, sxy
-            x = end
-    return sums
+            cx, cy = sums[label, 0] / area, sums[label, 1] / area
+            centroids[label, 0], centroids[label, 1] = cx, cy
+            # sum (x - cx)^2 = sum x^2 - cx sum x, and alike.
+            moments[label, 0] = sums[label, 2] - cx * sums[label, 0]
+            moments[label, 1] = sums[label, 3] - cy * sums[label, 1]
+            moments[label, 2] = sums[label, 4] - cx * sums[label, 1]
+    return stats, centroids, moments
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -77,7 +77,6 @@ from scanner._grid_kernels import (
     _on_one_line_but_one,
     _pitch_cell_areas,
     _project,
-    _second_moments,
     _suppressed,
     _washed_cells,
     _windows,
@@ -1190,7 +1189,7 @@ def _find_regions(
     free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
     count, labels = cv2.connectedComponents(free.view(np.uint8), connectivity=4)
     # OpenCV's statistics pass costs three times its labelling: the same numbers, compiled.
-    stats, centroids = _label_stats(labels, count)
+    stats, centroids, moments = _label_stats(labels, count)
     height, width = labels.shape
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     bw = stats[:, cv2.CC_STAT_WIDTH].astype(float)
@@ -1210,13 +1209,7 @@ def _find_regions(
             np.zeros((0, 2)),
             np.zeros((0, 2, 2)),
         )
-    # Second moments of the kept regions only.
-    lookup = np.full(count, -1, np.int64)
-    lookup[index] = np.arange(len(index))
-    moments = _second_moments(labels, lookup, centroids[index])
-    sxx = moments[:, 0] / area[index]
-    syy = moments[:, 1] / area[index]
-    sxy = moments[:, 2] / area[index]
+    sxx, syy, sxy = (moments[index] / area[index, None]).T
     det = np.maximum(sxx * syy - sxy * sxy, 1e-9)
     compact = area[index] / (12.0 * np.sqrt(det))
     trace = sxx + syy

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scanner import grid
-from scanner._grid_kernels import _on_one_line
+from scanner._grid_kernels import _label_stats, _on_one_line
 from scanner.grid import (
     EDGE_THRESHOLDS,
     REGION_COARSE_SIDE,
@@ -1523,3 +1523,22 @@ def test_whitening_maps_a_region_to_a_square_of_its_sticker_side(var_x, var_y, c
     )
     np.testing.assert_allclose(whiten, whiten.T, rtol=1e-12, atol=1e-15)
     assert np.linalg.eigvalsh(whiten).min() > 0
+
+
+@given(
+    arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 60)), elements=st.integers(0, 1))
+)
+def test_label_statistics_are_opencvs_with_exact_second_moments(free) -> None:
+    count, labels = cv2.connectedComponents(free, connectivity=4)
+    stats, centroids, moments = _label_stats(labels, count)
+    _, _, cv_stats, cv_centroids = cv2.connectedComponentsWithStats(free, connectivity=4)
+    present = cv_stats[:, cv2.CC_STAT_AREA] > 0  # (no background: label 0 is empty)
+    np.testing.assert_array_equal(stats[present], cv_stats[present])
+    np.testing.assert_allclose(centroids[present], cv_centroids[present], rtol=1e-12)
+    assert (stats[~present, cv2.CC_STAT_AREA] == 0).all()
+    ys, xs = np.indices(labels.shape)
+    for label in range(count):
+        dx = xs[labels == label] - centroids[label, 0]
+        dy = ys[labels == label] - centroids[label, 1]
+        expected = [(dx * dx).sum(), (dy * dy).sum(), (dx * dy).sum()]
+        np.testing.assert_allclose(moments[label], expected, rtol=1e-9, atol=1e-9)
