@@ -18,8 +18,8 @@ finish (assemble, validate, solve) happens inside it, once, and is counted; the 
 it (the steady per-frame rate) is printed beside. Each stage's time per frame (detection,
 sampling, naming, the rest of observe, the session, the finish), the share of frames whose
 grid detection took the cold (untracked) path, and the time of tracked and of cold detection
-calls (cold: found a face or not; with no previous face, or after tracking lost it) are
-printed too. Every figure is the median over ``--repeats`` runs, on two clocks: the CPU time
+calls (cold: found a face or not; with no previous face, or after tracking lost it; in
+motion or not, see ``scanner.observe.view_changed``) are printed too. Every figure is the median over ``--repeats`` runs, on two clocks: the CPU time
 of this process (what the loop costs on a core of its own: the figure to hold against the
 target) and the wall time (which on a shared machine also holds the waits for a core; the
 load average is printed with the results).
@@ -39,7 +39,7 @@ import numpy as np
 
 import scanner.grid
 import scanner.observe
-from scanner.observe import observe
+from scanner.observe import LiveObserver
 from scanner.session import ScanSession
 from scanner.synth import scramble
 from scanner.synth_video import colors_of_facelets, render_scan_video
@@ -103,10 +103,10 @@ class Clocks:
         self._tracked = found is not None
         return found
 
-    def _detect(self, frame, size=None, previous=None):
+    def _detect(self, frame, size=None, previous=None, *, in_motion=False):
         self._tracked = None
         start = now()
-        found = self.originals["detect"](frame, size, previous)
+        found = self.originals["detect"](frame, size, previous, in_motion=in_motion)
         seconds = now() - start
         self.seconds["detection"] += seconds
         if previous is not None and self._tracked is None:
@@ -116,7 +116,8 @@ class Clocks:
         else:
             # Cold: no previous face, or tracking lost it and the whole frame was searched.
             kind = "cold, found" if found is not None else "cold, none"
-            kind += " (track lost)" if self._tracked is False else " (no previous)"
+            kind += " (track lost" if self._tracked is False else " (no previous"
+            kind += ", in motion)" if in_motion else ")"
         self.calls.append((kind, seconds))
         return found
 
@@ -150,15 +151,14 @@ def scan_once(
     clocks.reset()
     session = ScanSession()
     session.start()
-    previous = last = None
+    live = LiveObserver(keep_names=keep_names)
     frame_seconds, finish, observed = [], np.zeros(2), 0
     for frame in frames:
         start = now()
-        seen = observe(frame, session.size, previous=previous, last=last if keep_names else None)
+        seen = live.observe(frame, session.size)
         between = now()
         events = session.feed(seen[0] if seen else None)
         end = now()
-        last, previous = seen if seen else (None, None)
         observed += seen is not None
         clocks.seconds["observe"] += between - start
         if any(event.kind == "done" for event in events):

@@ -27,7 +27,7 @@ from calibration.profile import Profile, learn_profile, load_profile, save_profi
 from scanner.cli_validate import print_report
 from scanner.draw import annotate_face, draw_net, fills_from_names
 from scanner.grid import FaceDetection
-from scanner.observe import observe
+from scanner.observe import LiveObserver
 from scanner.session import FaceObservation, ScanSession, SessionEvent
 from scanner.sources import FrameSource, SourceEnded, open_source
 from solver.errors import BadInputError
@@ -369,11 +369,10 @@ def _run_headless(
 ) -> tuple[int, str]:
     """Feed every frame to the session, printing events; stops at the verdict."""
     _emit(session.start(), 0)
-    number, previous, last = 0, None, None
+    number, live = 0, LiveObserver(profile)
     try:
         for number, frame in enumerate(source, start=1):
-            seen = observe(frame, size or session.size, profile, previous, last)
-            last, previous = seen if seen else (None, None)
+            seen = live.observe(frame, size or session.size)
             _emit(session.feed(seen[0] if seen else None), number)
             if session.report is not None:
                 break
@@ -393,12 +392,11 @@ def _run_window(
     state = WindowState(session.start()[-1].message)
     # A file plays at its own pace, as a camera would deliver it.
     pace = 0.0 if source.is_camera else 1.0 / max(source.fps, 1.0)
-    number, previous, last = 0, None, None
+    number, live = 0, LiveObserver(profile)
     try:
         for number, frame in enumerate(source, start=1):
             started = time.perf_counter()
-            seen = observe(frame, size or session.size, profile, previous, last)
-            last, previous = seen if seen else (None, None)
+            seen = live.observe(frame, size or session.size)
             state.update(session.feed(seen[0] if seen else None))
             cv2.imshow(_WINDOW, compose_view(frame, session, seen, state))
             wait = pace - (time.perf_counter() - started)

@@ -25,9 +25,10 @@
    nothing, the scales are searched again, first with a small region's slack in squareness,
    then with fainter edges (for a dark face's shallow seams), then with fainter edges on
    each scale blurred further (for a dim frame's noise); a face found so must show a
-   sticker in nearly every cell and seams between them. A thorough search (offline
-   photos) tries more scales, then cuts rows of merged same-colour stickers into their
-   stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
+   sticker in nearly every cell and seams between them. A live frame taken while the
+   view moves gets the region cue only (a face being turned is not read). A thorough
+   search (offline photos) tries more scales, then cuts rows of merged same-colour
+   stickers into their stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
    whose stickers the frame's edge cuts into other than at its corner stickers (and their
    neighbours), a board pattern (two colours alternating with no seams), or a grid whose
    colours repeat in the flat cells past three of its sides (tiles; a cell the frame's
@@ -487,6 +488,7 @@ def detect_grid(
     previous: FaceDetection | None = None,
     *,
     thorough: bool = False,
+    in_motion: bool = False,
 ) -> FaceDetection | None:
     """Find one cube face's sticker grid.
 
@@ -506,6 +508,11 @@ def detect_grid(
     thorough
         When both cues find nothing, search the regions at more scales (for a photo known
         to show a face, where time matters less than for a live frame).
+    in_motion
+        The frame is a live one taken while the view changes (see
+        :func:`scanner.observe.view_changed`): only the region cue looks. A face being
+        turned is not read, and the quad cue and the last looks (for a dim face held
+        still) cost about half of a frame with no face in it.
 
     Returns
     -------
@@ -536,6 +543,21 @@ def detect_grid(
         return None if _not_a_face(image, found[0]) else found[0]
     # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
     last_resort = found[0] if found and not _not_a_face(image, found[0]) else None
+    if in_motion:
+        return last_resort  # the other cues and last looks are for a face held still
+    quad_face = _quad_face(image, size)
+    if quad_face is not None:
+        return quad_face
+    if last_resort is not None:
+        return last_resort
+    found = _slack_faces(image, size, passes) or _faint_faces(image, size, passes)
+    if found and not _not_a_face(image, found[0]):
+        return found[0]
+    return _more_scales(image, size) if thorough else None
+
+
+def _quad_face(image: np.ndarray, size: int | None) -> FaceDetection | None:
+    """The second cue: sticker quads from several binarisations, fitted to a lattice."""
     scale = min(1.0, WORK_SIDE / max(image.shape[:2]))
     small = (
         image
@@ -550,12 +572,7 @@ def detect_grid(
                 small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]
             ) and not _not_a_face(image, detection):
                 return detection
-    if last_resort is not None:
-        return last_resort
-    found = _slack_faces(image, size, passes) or _faint_faces(image, size, passes)
-    if found and not _not_a_face(image, found[0]):
-        return found[0]
-    return _more_scales(image, size) if thorough else None
+    return None
 
 
 def _three_seen_of_four(face: FaceDetection) -> bool:

@@ -3,7 +3,9 @@
 In a video most frames show the same face as the frame before, read the same to within
 camera noise. Given the last frame's detection, the grid is tracked from it (see
 :func:`scanner.grid.detect_grid`); given the last observation, the colour names are kept
-when every cell reads as it did then, so only a changed face is named again.
+when every cell reads as it did then, so only a changed face is named again. A frame whose
+view changed from the last one (the cube being turned) gets the quicker search
+(:func:`view_changed`). :class:`LiveObserver` carries all of that from frame to frame.
 
 Examples
 --------
@@ -13,6 +15,9 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
 
 from calibration.profile import Profile
@@ -25,6 +30,63 @@ _LETTERS = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "green": "G"
 # ΔE: every cell at most this far from the last named reading keeps its name. Frame-to-frame
 # noise of a cell's median is about 1; a colour that could change name moves much more.
 SAME_READING = 3.0
+MOTION_SIDE = 80  # long side of the thumbnails two frames are compared at, px
+# Mean grey-level change between two thumbnails of a view that moved. A face held still
+# changes by 1.3 or less in rendered scanning videos (noise, tremble: 2.2 at most), a face
+# being turned by 5.8 (median).
+MOTION_LEVEL = 3.0
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """The frame in grey, its long side ``MOTION_SIDE``: what :func:`view_changed` compares.
+
+    Parameters
+    ----------
+    frame
+        BGR frame.
+
+    Returns
+    -------
+    np.ndarray
+        float32 grey levels; at this size a pixel is the mean of many, so sensor noise is
+        averaged away and a moved edge is not.
+
+    Examples
+    --------
+    >>> thumbnail(np.zeros((480, 640, 3), np.uint8)).shape
+    (60, 80)
+    """
+    height, width = frame.shape[:2]
+    scale = MOTION_SIDE / max(height, width)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def view_changed(earlier: np.ndarray | None, later: np.ndarray) -> bool:
+    """Whether the view moved between two frames' thumbnails (:func:`thumbnail`).
+
+    Parameters
+    ----------
+    earlier
+        The last frame's thumbnail, or None for the first frame (taken as still).
+    later
+        This frame's thumbnail.
+
+    Returns
+    -------
+    bool
+        True when their grey levels differ by more than ``MOTION_LEVEL`` on average.
+
+    Examples
+    --------
+    >>> still = np.full((60, 80), 100, np.float32)
+    >>> view_changed(None, still), view_changed(still, still + 1), view_changed(still, still + 20)
+    (False, False, True)
+    """
+    if earlier is None or earlier.shape != later.shape:
+        return False
+    return float(cv2.absdiff(earlier, later).mean()) > MOTION_LEVEL
 
 
 def same_reading(lab: np.ndarray, last: FaceObservation | None) -> bool:
@@ -58,6 +120,7 @@ def observe(
     profile: Profile | None = None,
     previous: FaceDetection | None = None,
     last: FaceObservation | None = None,
+    in_motion: bool = False,
 ) -> tuple[FaceObservation, FaceDetection] | None:
     """The face in view, named, or None when no face is found (or a cell cannot be read).
 
@@ -79,6 +142,10 @@ def observe(
         is not found but every cell of the last detection but one still reads the same
         (a finger moved over one sticker of a face held still), the last observation
         stands.
+    in_motion
+        The view changed since the last frame (:func:`view_changed`): the grid search
+        leaves out its last looks for a dim face held still (see
+        :func:`scanner.grid.detect_grid`).
 
     Returns
     -------
@@ -100,7 +167,7 @@ def observe(
     >>> again.lab is view.lab
     True
     """
-    detection = detect_grid(frame, size, previous)
+    detection = detect_grid(frame, size, previous, in_motion=in_motion)
     if detection is None:
         return _still_there(frame, previous, last)
     samples = sample_colors(frame, detection)
@@ -125,3 +192,68 @@ def _still_there(
     if moved.sum() > 1:
         return None
     return FaceObservation(previous.size, last.colors, last.lab, previous.quad), previous
+
+
+@dataclass
+class LiveObserver:
+    """What a live loop carries from one frame to the next, and :func:`observe` with it.
+
+    Attributes
+    ----------
+    profile
+        Colour profile for naming.
+    keep_names
+        Keep the names of a face that reads as in the last frame (see :func:`observe`).
+    previous
+        The last frame's detection (None when it showed no face).
+    last
+        The last frame's observation.
+    earlier
+        The last frame's :func:`thumbnail`.
+
+    Examples
+    --------
+    >>> live = LiveObserver()
+    >>> live.observe(np.zeros((120, 160, 3), np.uint8)) is None, live.earlier.shape
+    (True, (60, 80))
+    """
+
+    profile: Profile | None = None
+    keep_names: bool = True
+    previous: FaceDetection | None = None
+    last: FaceObservation | None = None
+    earlier: np.ndarray | None = None
+
+    def observe(
+        self, frame: np.ndarray, size: int | None = None
+    ) -> tuple[FaceObservation, FaceDetection] | None:
+        """:func:`observe` this frame, given the last one; remember it for the next.
+
+        Parameters
+        ----------
+        frame
+            BGR frame.
+        size
+            N when known.
+
+        Returns
+        -------
+        (FaceObservation, FaceDetection) or None
+
+        Examples
+        --------
+        >>> LiveObserver().observe(np.zeros((120, 160, 3), np.uint8), 3) is None
+        True
+        """
+        now = thumbnail(frame)
+        seen = observe(
+            frame,
+            size,
+            self.profile,
+            self.previous,
+            self.last if self.keep_names else None,
+            in_motion=view_changed(self.earlier, now),
+        )
+        self.last, self.previous = seen if seen else (None, None)
+        self.earlier = now
+        return seen

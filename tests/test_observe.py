@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import scanner.observe
-from scanner.observe import SAME_READING, observe, same_reading
+from scanner.observe import (
+    SAME_READING,
+    LiveObserver,
+    observe,
+    same_reading,
+    thumbnail,
+    view_changed,
+)
 from scanner.session import FaceObservation, ScanSession
 from scanner.synth import scramble
 from scanner.synth_video import colors_of_facelets, render_scan_video
@@ -68,10 +78,9 @@ def test_keeping_names_changes_nothing_the_session_does():
     video = _video(4)
     runs = []
     for keep in (False, True):
-        session, previous, last, events = ScanSession(stable_frames=3), None, None, []
+        session, live, events = ScanSession(stable_frames=3), LiveObserver(keep_names=keep), []
         for number, frame in enumerate(video.frames):
-            seen = observe(frame, session.size, previous=previous, last=last if keep else None)
-            last, previous = seen if seen else (None, None)
+            seen = live.observe(frame, session.size)
             events += [(number, e.kind, e.face) for e in session.feed(seen[0] if seen else None)]
         runs.append((events, {k: f.colors for k, f in session.captured.items()}))
     assert runs[0] == runs[1]
@@ -97,3 +106,52 @@ def test_a_finger_over_one_sticker_of_a_still_face_keeps_the_face():
     kept = observe(fingered, 2, previous=detection, last=view)
     assert kept is not None and kept[0].colors == "WGBR" and kept[1] is detection
     assert observe(np.full_like(frame, 90), 2, previous=detection, last=view) is None
+
+
+def _held_and_turning(video) -> tuple[list[int], list[int]]:
+    """Frames (index > 0) showing the same face as the frame before, and frames mid-turn."""
+    held = [i for i in range(1, len(video.frames)) if video.shown[i] == video.shown[i - 1] != ""]
+    return held, [i for i in range(1, len(video.frames)) if not video.shown[i]]
+
+
+@pytest.mark.parametrize(
+    ("seed", "light", "style"), [(5, "warm", "stickered"), (6, "dim", "stickerless")]
+)
+def test_a_held_face_is_still_and_a_turned_one_moves(seed, light, style):
+    # Rendered scanning videos (not those MOTION_LEVEL was read from): no frame of a face
+    # held still counts as moved; a third or more of the frames mid-turn do (the first and
+    # last of a turn barely move, and a dim frame's changes are small).
+    facelets, _ = scramble(np.random.default_rng(seed), 3)
+    video = render_scan_video(
+        colors_of_facelets(facelets),
+        seed=seed,
+        light=light,
+        style=style,
+        hold_frames=6,
+        turn_frames=4,
+    )
+    thumbnails = [thumbnail(frame) for frame in video.frames]
+    held, turning = _held_and_turning(video)
+    assert not any(view_changed(thumbnails[i - 1], thumbnails[i]) for i in held)
+    moved = sum(view_changed(thumbnails[i - 1], thumbnails[i]) for i in turning)
+    assert moved >= len(turning) / 3
+
+
+def test_the_live_observer_searches_quickly_only_while_the_view_moves(monkeypatch):
+    video = _video(5)
+    flags = []
+    detect = scanner.observe.detect_grid
+
+    def recording(frame, size, previous, *, in_motion):
+        flags.append(in_motion)
+        return detect(frame, size, previous, in_motion=in_motion)
+
+    monkeypatch.setattr(scanner.observe, "detect_grid", recording)
+    live = LiveObserver()
+    for frame in video.frames:
+        live.observe(frame)
+    thumbnails = [thumbnail(frame) for frame in video.frames]
+    expected = [False] + [view_changed(a, b) for a, b in itertools.pairwise(thumbnails)]
+    assert flags == expected
+    held, turning = _held_and_turning(video)
+    assert not any(flags[i] for i in held) and any(flags[i] for i in turning)
