@@ -19,10 +19,11 @@ it (the steady per-frame rate) is printed beside. Each stage's time per frame (d
 sampling, naming, the rest of observe, the session, the finish), the share of frames whose
 grid detection took the cold (untracked) path, and the time of tracked and of cold detection
 calls (cold: found a face or not; with no previous face, or after tracking lost it; in
-motion or not, see ``scanner.observe.view_changed``) are printed too. Every figure is the median over ``--repeats`` runs, on two clocks: the CPU time
-of this process (what the loop costs on a core of its own: the figure to hold against the
-target) and the wall time (which on a shared machine also holds the waits for a core; the
-load average is printed with the results).
+motion or not, see ``scanner.observe.view_changed``) are printed too. Every figure is the
+median over ``--repeats`` runs, on two clocks: the CPU time of this process (what the loop
+costs on a core of its own: the figure to hold against the target) and the wall time
+(which on a shared machine also holds the waits for a core; the load average is printed
+with the results).
 """
 
 from __future__ import annotations
