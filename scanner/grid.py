@@ -25,13 +25,13 @@
    nothing, the scales are searched again, first with a small region's slack in squareness,
    then with fainter edges (for a dark face's shallow seams), then with fainter edges on
    each scale blurred further (for a dim frame's noise); a face found so must show a
-   sticker in nearly every cell and seams between them. A live frame taken while the
-   view moves gets the region cue only (a face being turned is not read). A thorough
-   search (offline photos) tries more scales, then cuts rows of merged same-colour
-   stickers into their stickers. A grid with fewer than a quarter of its cells flat is refused, and so is one
-   whose stickers the frame's edge cuts into other than at its corner stickers (and their
-   neighbours), a board pattern (two colours alternating with no seams), or a grid whose
-   colours repeat in the flat cells past three of its sides (tiles; a cell the frame's
+   sticker in nearly every cell and seams between them. A live frame taken while the view
+   moves gets the region cue only (a face being turned is not read). A thorough search
+   (offline photos) tries more scales, then cuts rows of merged same-colour stickers into
+   their stickers. A grid with fewer than a quarter of its cells flat is refused, and so is
+   one whose stickers the frame's edge cuts into other than at its corner stickers (and
+   their neighbours), a board pattern (two colours alternating with no seams), or a grid
+   whose colours repeat in the flat cells past three of its sides (tiles; a cell the frame's
    edge cuts is judged by what shows of it), or cell for cell past one side whose border
    holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
