@@ -237,13 +237,10 @@ def permutation_parity(perm: tuple[int, ...] | list[int]) -> int:
 
 
 @cache
-def corner_lookup(size: int = 3) -> dict[str, tuple[int, int]]:
-    """Sticker letters of a corner slot (slot order) -> (piece, orientation), 24 entries.
-
-    Parameters
-    ----------
-    size
-        Not used: the table is the same for every cube size.
+@cache
+def corner_lookup() -> dict[str, tuple[int, int]]:
+    """Sticker letters of a corner slot (slot order) -> (piece, orientation), 24 entries:
+    the same for every cube size.
 
     Returns
     -------
