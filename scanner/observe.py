@@ -22,7 +22,7 @@ import numpy as np
 
 from calibration.profile import Profile
 from scanner.colors import name_face_colors
-from scanner.grid import FaceDetection, detect_grid
+from scanner.grid import FaceDetection, as_bgr, detect_grid
 from scanner.sampling import sample_colors
 from scanner.session import FaceObservation
 
@@ -43,7 +43,8 @@ def thumbnail(frame: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     frame
-        BGR frame.
+        BGR frame (grayscale and BGRA are accepted, as :func:`scanner.grid.detect_grid`
+        accepts them).
 
     Returns
     -------
@@ -53,13 +54,14 @@ def thumbnail(frame: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> thumbnail(np.zeros((480, 640, 3), np.uint8)).shape
-    (60, 80)
+    >>> thumbnail(np.zeros((480, 640, 3), np.uint8)).shape, thumbnail(np.zeros((90, 120, 4))).shape
+    ((60, 80), (60, 80))
     """
-    height, width = frame.shape[:2]
+    bgr = as_bgr(frame)
+    height, width = bgr.shape[:2]
     scale = MOTION_SIDE / max(height, width)
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
