@@ -2763,10 +2763,12 @@ def _colour_continues(
     when the frame's corner leaves only two to judge). A side past which a border of two or
     more colours repeats cell for cell is a striped surface: a background does not copy a row
     of stickers, and a piece's stickers all differ. It takes at least two repeating cells and
-    half of the side's judged ones; a ring cell textured by text or an object over it counts
-    neither way, nor does one on a plain surface (a white table beside white stickers: see
-    :func:`_plain_surround`). Only ring cells that show in the frame are judged. ``block`` is
-    :func:`_ringed_lab`'s.
+    half of the side's judged ones. A ring cell textured by text or an object over it never
+    repeats, nor does one on a plain surface (a white table beside white stickers: see
+    :func:`_plain_surround`), but both are judged: left out, a real face filling the frame
+    with white stickers against a white wall (rubyrizz WhatsApp-Image-2021-02-16-at-7-56-47)
+    repeats past the two sides whose other cells are textured. Only ring cells that show in
+    the frame are judged. ``block`` is :func:`_ringed_lab`'s.
     """
     n = detection.size
     lab, inside = block
