@@ -4,6 +4,9 @@ Frames are rendered N x N scenes (seeded) at 640x480 and 1920x1080; each frame i
 ``--repeat`` times and the median over all runs is printed, with the detection rate. The
 cold cost of a frame with no cube in view (rendered clutter: boards, tiles, keyboards),
 which a live session pays on every frame until a cube shows up, is measured the same way.
+So is the tracking path (``previous``: a crop around the last frame's face is searched
+first) on each frame that gave a face, given its own detection: the cost of a face held
+still in a video (``bench_session.py`` measures it on faces that move between frames).
 
 Both wall time (``time.perf_counter``) and this process's CPU time (``time.process_time``)
 are given: on a shared machine the wall time includes waiting for a core, the CPU time
@@ -22,19 +25,22 @@ import time
 import cv2
 import numpy as np
 
-from scanner.grid import detect_grid
+from scanner.grid import FaceDetection, detect_grid
 from scanner.synth import random_scene_spec, render_clutter, render_scene
 
 
-def _timed(frames: list[np.ndarray], repeat: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _timed(
+    frames: list[np.ndarray], repeat: int, previous: list[FaceDetection] | None = None
+) -> tuple[np.ndarray, np.ndarray, int]:
     """Wall and CPU seconds of every run (frames x repeats), and how many frames gave a
-    detection."""
+    detection; with ``previous`` (one per frame), the tracking path's."""
     wall, cpu, found = np.zeros((len(frames), repeat)), np.zeros((len(frames), repeat)), 0
     for index, image in enumerate(frames):
-        found += detect_grid(image) is not None  # also warms caches up
+        last = previous[index] if previous is not None else None
+        found += detect_grid(image, previous=last) is not None  # also warms caches up
         for run in range(repeat):
             start_wall, start_cpu = time.perf_counter(), time.process_time()
-            detect_grid(image)
+            detect_grid(image, previous=last)
             cpu[index, run] = time.process_time() - start_cpu
             wall[index, run] = time.perf_counter() - start_wall
     return wall, cpu, found
@@ -67,8 +73,13 @@ def main() -> None:
             render_scene(random_scene_spec(rng, args.size, resolution=resolution))[0]
             for _ in range(args.frames)
         ]
+        label = f"{resolution[0]}x{resolution[1]} N={args.size}"
         wall, cpu, found = _timed(frames, args.repeat)
-        _report(f"{resolution[0]}x{resolution[1]} N={args.size}", wall, cpu, found, len(frames))
+        _report(label, wall, cpu, found, len(frames))
+        faces = [(frame, detect_grid(frame)) for frame in frames]
+        faces = [(frame, face) for frame, face in faces if face is not None]
+        wall, cpu, found = _timed([f for f, _ in faces], args.repeat, [d for _, d in faces])
+        _report(f"{label} tracked", wall, cpu, found, len(faces))
         if args.no_face_frames > 0:
             rng = np.random.default_rng(args.seed + 1)
             clutter = [render_clutter(rng, resolution) for _ in range(args.no_face_frames)]
