@@ -1063,9 +1063,17 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
     right, bottom = int(min(width, x1 + pad)), int(min(height, y1 + pad))
     if right - left < 16 or bottom - top < 16:
         return None
-    crop = bgr[top:bottom, left:right]
     sticker_px = TRACK_2X2_STICKER_PX if previous.size == 2 else TRACK_STICKER_PX
     scale = min(1.0, sticker_px / max(_cell_width(previous.centres), 1.0))
+    if scale <= 0.5:
+        # Shrunk by a whole factor, from a crop of whole blocks, area averaging takes
+        # OpenCV's fast path: a third of the time at 1920x1080 (stickers of 16 px or a
+        # little more).
+        factor = int(1 / scale)
+        scale = 1.0 / factor
+        right = left + max(1, (right - left) // factor) * factor
+        bottom = top + max(1, (bottom - top) // factor) * factor
+    crop = bgr[top:bottom, left:right]
     found = _detect_scaled(crop, scale, size, (float(left), float(top)), 1)
     return found[0] if found else None
 

@@ -1553,3 +1553,16 @@ def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
     image, truth = _eval_detect_scene(133, 11)
     assert _matches(detect_grid(image), truth)
     assert detect_grid(image, in_motion=True) is None
+
+
+@pytest.mark.parametrize(("seed", "size"), [(31, 3), (32, 2), (33, 4), (34, 5)])
+def test_tracking_follows_a_face_that_moved_in_a_full_hd_frame(seed, size) -> None:
+    # Large stickers in a 1920x1080 frame: the tracking crop is shrunk by a whole factor
+    # (OpenCV's fast area averaging), from the last frame's face moved by 20 px.
+    spec = random_scene_spec(np.random.default_rng(seed), size, resolution=(1920, 1080))
+    image, truth = render_scene(spec)
+    first = detect_grid(image)
+    assert _matches(first, truth)
+    shift = np.array([20.0, -12.0])
+    moved = dataclasses.replace(first, quad=first.quad + shift, centres=first.centres + shift)
+    assert _matches(grid._track(image, size, moved), truth)  # found by tracking, not cold
