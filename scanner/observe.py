@@ -146,8 +146,7 @@ def observe(
         stands.
     in_motion
         The view changed since the last frame (:func:`view_changed`): the grid search
-        leaves out its last looks for a dim face held still (see
-        :func:`scanner.grid.detect_grid`).
+        uses its region cue only (see :func:`scanner.grid.detect_grid`).
 
     Returns
     -------
