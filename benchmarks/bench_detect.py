@@ -31,13 +31,14 @@ from scanner.synth import random_scene_spec, render_clutter, render_scene
 
 def _timed(
     frames: list[np.ndarray], repeat: int, previous: list[FaceDetection] | None = None
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Wall and CPU seconds of every run (frames x repeats), and how many frames gave a
-    detection; with ``previous`` (one per frame), the tracking path's."""
-    wall, cpu, found = np.zeros((len(frames), repeat)), np.zeros((len(frames), repeat)), 0
+) -> tuple[np.ndarray, np.ndarray, list[FaceDetection | None]]:
+    """Wall and CPU seconds of every run (frames x repeats), and each frame's detection;
+    with ``previous`` (one per frame), the tracking path's."""
+    wall, cpu = np.zeros((len(frames), repeat)), np.zeros((len(frames), repeat))
+    found = []
     for index, image in enumerate(frames):
         last = previous[index] if previous is not None else None
-        found += detect_grid(image, previous=last) is not None  # also warms caches up
+        found.append(detect_grid(image, previous=last))  # also warms caches up
         for run in range(repeat):
             start_wall, start_cpu = time.perf_counter(), time.process_time()
             detect_grid(image, previous=last)
@@ -46,13 +47,15 @@ def _timed(
     return wall, cpu, found
 
 
-def _report(label: str, wall: np.ndarray, cpu: np.ndarray, found: int, total: int) -> None:
+def _report(
+    label: str, wall: np.ndarray, cpu: np.ndarray, found: list[FaceDetection | None]
+) -> None:
     print(
         f"{label}: median {1000 * np.median(wall):.1f} ms wall"
         f" (p90 {1000 * np.percentile(wall, 90):.1f}),"
         f" {1000 * np.median(cpu):.1f} ms CPU (p90 {1000 * np.percentile(cpu, 90):.1f}),"
         f" fastest of each frame's runs {1000 * np.median(cpu.min(axis=1)):.1f} ms CPU,"
-        f" found {found}/{total}"
+        f" found {sum(face is not None for face in found)}/{len(found)}"
     )
 
 
@@ -75,16 +78,17 @@ def main() -> None:
         ]
         label = f"{resolution[0]}x{resolution[1]} N={args.size}"
         wall, cpu, found = _timed(frames, args.repeat)
-        _report(label, wall, cpu, found, len(frames))
-        faces = [(frame, detect_grid(frame)) for frame in frames]
-        faces = [(frame, face) for frame, face in faces if face is not None]
-        wall, cpu, found = _timed([f for f, _ in faces], args.repeat, [d for _, d in faces])
-        _report(f"{label} tracked", wall, cpu, found, len(faces))
+        _report(label, wall, cpu, found)
+        faces = [
+            (frame, face) for frame, face in zip(frames, found, strict=True) if face is not None
+        ]
+        wall, cpu, tracked = _timed([f for f, _ in faces], args.repeat, [d for _, d in faces])
+        _report(f"{label} tracked", wall, cpu, tracked)
         if args.no_face_frames > 0:
             rng = np.random.default_rng(args.seed + 1)
             clutter = [render_clutter(rng, resolution) for _ in range(args.no_face_frames)]
             wall, cpu, found = _timed(clutter, args.repeat)
-            _report(f"{resolution[0]}x{resolution[1]} no face", wall, cpu, found, len(clutter))
+            _report(f"{resolution[0]}x{resolution[1]} no face", wall, cpu, found)
 
 
 if __name__ == "__main__":
