@@ -28,66 +28,134 @@ def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _run_end(row: np.ndarray, start: int) -> int:
-    """End (exclusive) of the run of equal labels that starts at ``start`` in an image row."""
-    end = start + 1
-    while end < len(row) and row[end] == row[start]:
-        end += 1
-    return end
+def _free_region_stats(edges: np.ndarray):
+    """The regions between an edge image's edges, grown by one pixel right and down (as
+    ``cv2.dilate`` with a 2 x 2 kernel grows them): each 4-connected region's area, bounding
+    box (left, top, width, height), centroid and second moments, label 0 being the grown
+    edges. Labels and statistics are those of ``cv2.connectedComponentsWithStats`` of the
+    pixels the grown edges leave free (regions numbered in the order their first pixel comes
+    in a row-by-row scan, as OpenCV numbers them).
+
+    One pass over the rows finds each row's runs of free pixels and joins those that share a
+    column with a run of the row above (union-find, the earlier run the root); the runs then
+    add up into their regions. A run's coordinate sums have closed forms, so the sums are
+    exact integers and the moments lose only the final subtraction's rounding.
+
+    Returns the stats (count, 5) int64 in OpenCV's column order (left, top, width, height,
+    area), the centroids (count, 2) and the sums of dx*dx, dy*dy and dx*dy about the
+    centroid (count, 3).
+    """
+    height, width = edges.shape
+    most = height * (width // 2 + 1)  # free runs: at most every other pixel starts one
+    run_y = np.empty(most, np.int64)
+    run_start = np.empty(most, np.int64)
+    run_end = np.empty(most, np.int64)
+    parent = np.empty(most, np.int64)
+    blocked = np.zeros(width, np.uint8)
+    edge_stats = _empty_stats(1, width)
+    edge_sums = np.zeros((1, 5), np.int64)
+    runs = 0
+    row_first = 0  # the previous row's first run
+    for y in range(height):
+        # Blocked: an edge on the pixel, or on its neighbour left, up or up-left.
+        left = 0
+        for x in range(width):
+            here = edges[y, x] | (edges[y - 1, x] if y > 0 else 0)
+            blocked[x] = here | left
+            left = here
+        this_first = runs
+        x = 0
+        while x < width:
+            start = x
+            while x < width and blocked[x]:
+                x += 1
+            if x > start:
+                _add_run(edge_stats, edge_sums, 0, y, start, x)
+            start = x
+            while x < width and not blocked[x]:
+                x += 1
+            if x > start:
+                run_y[runs], run_start[runs], run_end[runs] = y, start, x
+                parent[runs] = runs
+                runs += 1
+        # Join each run to the runs above that share a column with it.
+        above = row_first
+        for run in range(this_first, runs):
+            while above < this_first and run_end[above] <= run_start[run]:
+                above += 1
+            other = above
+            while other < this_first and run_start[other] < run_end[run]:
+                a, b = _root(parent, run), _root(parent, other)
+                parent[max(a, b)] = min(a, b)
+                other += 1
+        row_first = this_first
+    label = np.empty(runs, np.int64)
+    count = 1
+    for run in range(runs):
+        root = _root(parent, run)
+        if root == run:
+            label[run] = count
+            count += 1
+        else:
+            label[run] = label[root]  # the root came first, so it has its label
+    stats = _empty_stats(count, width)
+    sums = np.zeros((count, 5), np.int64)
+    stats[0], sums[0] = edge_stats[0], edge_sums[0]
+    for run in range(runs):
+        _add_run(stats, sums, label[run], run_y[run], run_start[run], run_end[run])
+    centroids = np.zeros((count, 2))
+    moments = np.zeros((count, 3))
+    for region in range(count):
+        area = stats[region, 4]
+        stats[region, 2] = stats[region, 2] - stats[region, 0] + 1
+        stats[region, 3] = stats[region, 3] - stats[region, 1] + 1
+        if area > 0:
+            cx, cy = sums[region, 0] / area, sums[region, 1] / area
+            centroids[region, 0], centroids[region, 1] = cx, cy
+            # sum (x - cx)^2 = sum x^2 - cx sum x, and alike.
+            moments[region, 0] = sums[region, 2] - cx * sums[region, 0]
+            moments[region, 1] = sums[region, 3] - cy * sums[region, 1]
+            moments[region, 2] = sums[region, 4] - cx * sums[region, 1]
+    return stats, centroids, moments
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _label_stats(labels: np.ndarray, count: int):
-    """Area, bounding box (left, top, width, height), centroid and second moments of every
-    label, in one pass over the label image's runs. The stats and centroids of a label
-    with pixels are those of ``cv2.connectedComponentsWithStats`` (a label's centroid is its
-    integer coordinate sums over its area).
+def _root(parent: np.ndarray, node: int) -> int:
+    """The root of ``node``'s tree (paths halved on the way)."""
+    while parent[node] != node:
+        parent[node] = parent[parent[node]]
+        node = parent[node]
+    return node
 
-    Returns the stats (count, 5) int64 in OpenCV's column order (left, top, width,
-    height, area), the centroids (count, 2) and the sums of dx*dx, dy*dy and dx*dy about
-    the centroid (count, 3). The coordinate sums are exact integers (a run's sums have
-    closed forms), so the moments lose only the final subtraction's rounding.
-    """
-    height, width = labels.shape
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _empty_stats(count: int, width: int) -> np.ndarray:
+    """Stats rows (see :func:`_add_run`) before any run: the left end starts at the width."""
     stats = np.zeros((count, 5), np.int64)
-    sums = np.zeros((count, 5), np.int64)  # x, y, x*x, y*y, x*y summed over each label
     stats[:, 0] = width
-    for y in range(height):
-        x = 0
-        while x < width:
-            # A run of one label along the row: stickers are wide, so runs are long.
-            label = labels[y, x]
-            end = _run_end(labels[y], x)
-            if stats[label, 4] == 0:
-                stats[label, 1] = y  # rows come in order: the first one seen is the top
-            stats[label, 0] = min(stats[label, 0], x)
-            stats[label, 2] = max(stats[label, 2], end - 1)
-            stats[label, 3] = y
-            run = end - x
-            run_x = (x + end - 1) * run // 2  # x + (x + 1) + ... + (end - 1)
-            # The same sum of squares: (end - 1)end(2end - 1)/6 - (x - 1)x(2x - 1)/6.
-            run_xx = ((end - 1) * end * (2 * end - 1) - (x - 1) * x * (2 * x - 1)) // 6
-            stats[label, 4] += run
-            sums[label, 0] += run_x
-            sums[label, 1] += y * run
-            sums[label, 2] += run_xx
-            sums[label, 3] += y * y * run
-            sums[label, 4] += y * run_x
-            x = end
-    centroids = np.zeros((count, 2))
-    moments = np.zeros((count, 3))
-    for label in range(count):
-        area = stats[label, 4]
-        stats[label, 2] = stats[label, 2] - stats[label, 0] + 1
-        stats[label, 3] = stats[label, 3] - stats[label, 1] + 1
-        if area > 0:
-            cx, cy = sums[label, 0] / area, sums[label, 1] / area
-            centroids[label, 0], centroids[label, 1] = cx, cy
-            # sum (x - cx)^2 = sum x^2 - cx sum x, and alike.
-            moments[label, 0] = sums[label, 2] - cx * sums[label, 0]
-            moments[label, 1] = sums[label, 3] - cy * sums[label, 1]
-            moments[label, 2] = sums[label, 4] - cx * sums[label, 1]
-    return stats, centroids, moments
+    return stats
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_run(stats, sums, label, y, start, end) -> None:
+    """Add the run of pixels start..end - 1 of row ``y`` to region ``label``: its stats row
+    (left, top, right, bottom, area until finished) and coordinate sums (x, y, x*x, y*y,
+    x*y). Rows must come in order: the first row a region gets is its top."""
+    if stats[label, 4] == 0:
+        stats[label, 1] = y
+    stats[label, 0] = min(stats[label, 0], start)
+    stats[label, 2] = max(stats[label, 2], end - 1)
+    stats[label, 3] = y
+    run = end - start
+    run_x = (start + end - 1) * run // 2  # start + (start + 1) + ... + (end - 1)
+    # The same sum of squares: (end - 1)end(2end - 1)/6 - (start - 1)start(2start - 1)/6.
+    run_xx = ((end - 1) * end * (2 * end - 1) - (start - 1) * start * (2 * start - 1)) // 6
+    stats[label, 4] += run
+    sums[label, 0] += run_x
+    sums[label, 1] += y * run
+    sums[label, 2] += run_xx
+    sums[label, 3] += y * y * run
+    sums[label, 4] += y * run_x
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -69,9 +69,9 @@ from scanner._grid_kernels import (
     _block_cells,
     _doubled_angle_sums,
     _elongation,
+    _free_region_stats,
     _glared_cells,
     _grow_lattices,
-    _label_stats,
     _lattice_shapes,
     _nearest,
     _on_one_line,
@@ -1210,12 +1210,11 @@ def _find_regions(
     lab: np.ndarray, max_elongation: float = 2.6, edge_thresholds: EdgeThresholds = EDGE_THRESHOLDS
 ) -> _Regions:
     edges = _edges(lab, edge_thresholds)
-    # Regions: the pixels 4-connected around the edges (grown by one pixel up and left).
-    free = cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0
-    count, labels = cv2.connectedComponents(free.view(np.uint8), connectivity=4)
-    # OpenCV's statistics pass costs three times its labelling: the same numbers, compiled.
-    stats, centroids, moments = _label_stats(labels, count)
-    height, width = labels.shape
+    # Regions: the pixels 4-connected around the edges (grown by one pixel right and down),
+    # labelled and measured in one compiled pass over their runs: a third of the time of
+    # OpenCV's dilation, labelling and statistics, for the same numbers.
+    stats, centroids, moments = _free_region_stats(edges)
+    height, width = edges.shape
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     bw = stats[:, cv2.CC_STAT_WIDTH].astype(float)
     bh = stats[:, cv2.CC_STAT_HEIGHT].astype(float)
@@ -1250,8 +1249,9 @@ def _find_regions(
     areas = area[index]
     whiten = _whitening(cov, areas)
     sides = _sticker_sides(areas)
-    # The 2x2 dilation grows edges towards the top-left only, so every region lost a pixel
-    # row and column there: its centroid sits half a pixel down-right of the sticker's.
+    # Edges grow right and down only, into the regions past them: every region lost a pixel
+    # row and column at its top and left, and its centroid sits half a pixel down-right of
+    # the sticker's.
     box_fill = areas / (bw[index] * bh[index])
     return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill, row_centers, row_whiten)
 
