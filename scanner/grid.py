@@ -629,8 +629,10 @@ def _lattice_faces(
     scales = _region_scales(long_side)
     first = scales[0]
     # A 2x2 with one sticker unseen only stands when no pass finds more. Nor, while a finer
-    # pass is left, does a face of small stickers that is a 2x2 or has cells not seen: it may
-    # be part of a larger face whose other stickers blurred into their seams at this scale.
+    # pass is left, does a face of small stickers with cells not seen, or any 2x2 when N is
+    # not known: it may be part of a larger face whose other stickers blurred into their
+    # seams at this scale (a solved face's stickers, all one colour, merge into an L around
+    # four that stayed apart).
     last_resort: list[FaceDetection] = []
     deferred: list[FaceDetection] = []
     # The first pass's regions also judge whether a face found at another scale continues,
@@ -651,8 +653,8 @@ def _lattice_faces(
                 return (found if _sees_more_of(found[0], deferred[0]) else deferred), prepared
             face = found[0]
             small = _cell_width(face.centres) * scale < SMALL_STICKER_PITCH
-            partial = (face.size == 2 and size != 2) or _seen_cells(face) < face.size**2
-            if not (small and partial and scale != scales[-1]):
+            partial = _seen_cells(face) < face.size**2
+            if not ((small and partial) or face.size < (size or 3)) or scale == scales[-1]:
                 return found, prepared
             deferred = found
             continue
