@@ -18,8 +18,9 @@ face (convex hull of its boxes) covers >= 10% of the frame, the issue's target;
 test draws them (odd seeds at 320x240, even ones at 640x480), and lists the seeds found.
 
 ``--transformed`` also reads every real photo whose face fills >= 10% of the frame after each
-of :data:`TRANSFORMS` (turned, shrunk, darker, lighter, warm or cool light, heavy JPEG, blur,
-noise): what another person's photo of a cube may differ by. The boxes move with the photo.
+of :data:`scanner.retake.RETAKES` (turned, shrunk, darker, lighter, warm or cool light, heavy
+JPEG, blur, noise): what another person's photo of a cube may differ by. The boxes move with
+the photo.
 
 Example: ``python benchmarks/eval_detect.py --scenes 2000 --negatives 500``
 """
@@ -35,6 +36,7 @@ import cv2
 import numpy as np
 
 from scanner.grid import detect_grid
+from scanner.retake import RETAKES, moved_boxes
 from scanner.synth import random_scene_spec, render_clutter, render_scene, seeded_clutter
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
@@ -161,95 +163,28 @@ def real(root: Path, tolerance: float = 0.15) -> list[dict]:
     return results
 
 
-def _turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo turned about its middle, on a canvas that holds all of it (the border
-    repeats the photo's edge), and the affine map of its pixels."""
-    height, width = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
-    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
-    size = (int(height * sin + width * cos), int(height * cos + width * sin))
-    matrix[:, 2] += np.array(size) / 2 - np.array([width, height]) / 2
-    turned = cv2.warpAffine(image, matrix, size, borderMode=cv2.BORDER_REPLICATE)
-    return turned, matrix
-
-
-def _shrunk(image: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo shrunk to ``long_side`` (area averaging), and the affine map of its pixels."""
-    scale = long_side / max(image.shape[:2])
-    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
-    shrunk = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    return shrunk, np.array([[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5]])
-
-
-def _relit(image: np.ndarray, gains: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """The photo with its B, G, R channels scaled (clipped), pixels unmoved."""
-    relit = np.clip(image * np.array(gains), 0, 255).astype(np.uint8)
-    return relit, np.eye(2, 3)
-
-
-def _jpeg(image: np.ndarray, quality: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo saved as a JPEG of ``quality`` and read back."""
-    encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.eye(2, 3)
-
-
-def _blurred(image: np.ndarray, sigma_at_640: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo blurred as much as ``sigma_at_640`` px would blur it at a 640 px long side."""
-    sigma = sigma_at_640 * max(image.shape[:2]) / 640
-    return cv2.GaussianBlur(image, (0, 0), sigma), np.eye(2, 3)
-
-
-def _noisy(image: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo with Gaussian sensor noise of ``sigma`` grey levels (seeded)."""
-    noise = np.random.default_rng(0).normal(0, sigma, image.shape)
-    return np.clip(image + noise, 0, 255).astype(np.uint8), np.eye(2, 3)
-
-
-TRANSFORMS = {
-    "turned 20 degrees": lambda image: _turned(image, 20),
-    "turned 45 degrees": lambda image: _turned(image, 45),
-    "turned -70 degrees": lambda image: _turned(image, -70),
-    "shrunk to 640 px": lambda image: _shrunk(image, 640),
-    "shrunk to 320 px": lambda image: _shrunk(image, 320),
-    "darker (x0.45)": lambda image: _relit(image, (0.45, 0.45, 0.45)),
-    "lighter (x1.4)": lambda image: _relit(image, (1.4, 1.4, 1.4)),
-    "warm light": lambda image: _relit(image, (0.7, 0.95, 1.15)),
-    "cool light": lambda image: _relit(image, (1.2, 1.0, 0.75)),
-    "JPEG quality 20": lambda image: _jpeg(image, 20),
-    "blurred (1.5 px at 640)": lambda image: _blurred(image, 1.5),
-    "noise (10 grey levels)": lambda image: _noisy(image, 10),
-}
-
-
 def _moved_faces(faces: list[dict], matrix: np.ndarray) -> list[dict]:
-    """The records with each sticker box replaced by the square of its short side around
-    its centre, both mapped by the affine ``matrix``."""
-    scale = np.sqrt(abs(np.linalg.det(matrix[:, :2])))
-    moved = []
-    for face in faces:
-        if not face["boxes"]:
-            moved.append(face)
-            continue
-        boxes = np.array([b[:4] for b in face["boxes"]], float)
-        centres = np.column_stack([(boxes[:, :2] + boxes[:, 2:]) / 2, np.ones(len(boxes))])
-        centres = centres @ matrix.T
-        half = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])[:, None] / 2
-        squares = np.hstack([centres - half * scale, centres + half * scale])
-        moved.append({**face, "boxes": squares.tolist()})
-    return moved
+    """The records with their sticker boxes moved by a retake (see
+    :func:`scanner.retake.moved_boxes`)."""
+    return [
+        {**face, "boxes": moved_boxes(np.array([b[:4] for b in face["boxes"]]), matrix).tolist()}
+        if face["boxes"]
+        else face
+        for face in faces
+    ]
 
 
 def transformed_real(root: Path, tolerance: float = 0.15) -> dict[str, list[tuple[str, bool]]]:
-    """Per transformation, (photo, found) for every photo whose face fills >= 10% of the
-    frame (or has no boxes)."""
+    """Per retake (:data:`scanner.retake.RETAKES`), (photo, found) for every photo whose
+    face fills >= 10% of the frame (or has no boxes)."""
     results: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for image_path, faces in real_photos(root).items():
         image = cv2.imread(str(root / image_path))
         fraction = face_fraction(faces, image.shape)
         if fraction is not None and fraction < MIN_FACE_FRACTION:
             continue
-        for name, transform in TRANSFORMS.items():
-            frame, matrix = transform(image)
+        for name, retake in RETAKES.items():
+            frame, matrix = retake(image)
             found, _ = read_photo(frame, _moved_faces(faces, matrix), tolerance)
             results[name].append((image_path, found))
     return results
@@ -293,7 +228,7 @@ def main() -> None:
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list the missed real photos")
     parser.add_argument(
-        "--transformed", action="store_true", help="also the real photos under TRANSFORMS"
+        "--transformed", action="store_true", help="also the real photos under each retake"
     )
     parser.add_argument(
         "--clutter-seeds",

@@ -49,6 +49,7 @@ MODULES = [
     "scanner.imageio",
     "scanner.observe",
     "scanner.synth",
+    "scanner.retake",
 ]
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from scanner.grid import detect_grid
+from scanner.retake import moved_boxes, turned
 
 BOX_SOURCES = (
     "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet",
@@ -128,18 +129,8 @@ def test_a_solved_face_whose_stickers_merge_at_the_first_scale_is_read_whole(
     # merge into one L-shaped region around four that stay apart, which hold as a 2x2. The
     # finer pass sees the 3x3 (``benchmarks/eval_detect.py --transformed``).
     (record,) = [r for r in real_faces if r["image"].endswith("/" + image_name)]
-    image = cv2.imread(str(realdata / record["image"]))
-    height, width = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
-    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
-    size = (int(height * sin + width * cos), int(height * cos + width * sin))
-    matrix[:, 2] += np.array(size) / 2 - np.array([width, height]) / 2
-    turned = cv2.warpAffine(image, matrix, size, borderMode=cv2.BORDER_REPLICATE)
-    detection = detect_grid(turned)
+    retake = turned(cv2.imread(str(realdata / record["image"])), degrees)
+    detection = detect_grid(retake.image)
     assert detection is not None and detection.size == 3
-    boxes = np.array([b[:4] for b in record["boxes"]], float)
-    centres = np.column_stack([(boxes[:, :2] + boxes[:, 2:]) / 2, np.ones(len(boxes))]) @ matrix.T
-    width = np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
-    found = np.asarray(detection.centres).reshape(-1, 2)
-    distance = np.linalg.norm(centres[:, None] - found[None], axis=2).min(axis=1)
-    assert np.median(distance) / width < 0.15
+    boxes = moved_boxes(np.array([b[:4] for b in record["boxes"]]), retake.matrix)
+    assert _centre_error(detection, {**record, "boxes": boxes.tolist()}) < 0.15
