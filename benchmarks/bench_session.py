@@ -1,15 +1,18 @@
 """Frames per second of the whole scan loop (observe + session), single thread.
 
-Usage: python benchmarks/bench_session.py [--repeats 5] [--hold 10] [--source real video]
+Usage: python benchmarks/bench_session.py [--repeats 5] [--hold 10] [--source real video empty]
                                           [--resolution 640x480 1280x720] [--name-every-frame]
 
-Two kinds of frames, each at 640x480 and 1280x720:
+Three kinds of frames, each at 640x480 and 1280x720:
 
 * ``real``: the real tracker 3x3 face photos (read from ../shared/realdata) scaled to the
   resolution, each held for ``--hold`` frames as a camera would show them (six faces: one
   scan);
 * ``video``: a rendered scanning video (:mod:`scanner.synth_video`: a 3x3 turned through
-  its six faces with fingers, motion blur between faces and pauses of ``--hold`` frames).
+  its six faces with fingers, motion blur between faces and pauses of ``--hold`` frames);
+* ``empty``: a still view with no cube (a rendered cluttered table) and fresh sensor noise
+  in each of as many frames as six held faces: the loop before a cube shows up (no scan
+  finishes).
 
 One run is one scan: a fresh session fed every frame of the sequence exactly as
 ``cubescan scan`` does (grid detection tracking the previous frame's face, colour sampling,
@@ -42,7 +45,7 @@ import scanner.grid
 import scanner.observe
 from scanner.observe import LiveObserver
 from scanner.session import ScanSession
-from scanner.synth import scramble
+from scanner.synth import render_clutter, scramble
 from scanner.synth_video import colors_of_facelets, render_scan_video
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
@@ -199,6 +202,13 @@ def scan_once(
     return figures
 
 
+def empty_frames(width: int, height: int, hold: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(1)
+    scene = render_clutter(rng, (width, height)).astype(float)
+    noisy = [scene + rng.normal(0, 2, scene.shape) for _ in range(6 * hold)]
+    return [np.clip(frame, 0, 255).astype(np.uint8) for frame in noisy]
+
+
 def median_figures(runs: list[dict[str, float]]) -> dict[str, float]:
     keys = dict.fromkeys(key for run in runs for key in run)
     return {key: statistics.median(run.get(key, 0.0) for run in runs) for key in keys}
@@ -239,7 +249,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--hold", type=int, default=10, help="frames each face is held")
-    parser.add_argument("--source", nargs="+", choices=("real", "video"), default=["real", "video"])
+    sources = {"real": real_frames, "video": video_frames, "empty": empty_frames}
+    parser.add_argument("--source", nargs="+", choices=tuple(sources), default=list(sources))
     parser.add_argument("--resolution", nargs="+", default=["640x480", "1280x720"])
     parser.add_argument(
         "--name-every-frame", action="store_true", help="the peer: never keep a face's names"
@@ -252,8 +263,7 @@ def main() -> None:
     for source in args.source:
         for resolution in args.resolution:
             width, height = (int(x) for x in resolution.split("x"))
-            make = real_frames if source == "real" else video_frames
-            frames = make(width, height, args.hold)
+            frames = sources[source](width, height, args.hold)
             keep = not args.name_every_frame
             scan_once(frames, clocks, keep)  # warm-up: caches, lazy imports, compiled code
             runs = [scan_once(frames, clocks, keep) for _ in range(args.repeats)]

@@ -35,6 +35,10 @@ MOTION_SIDE = 80  # long side of the thumbnails two frames are compared at, px
 # changes by 1.3 or less in rendered scanning videos (noise, tremble: 2.2 at most), a face
 # being turned by 5.8 (median).
 MOTION_LEVEL = 3.0
+# A still view that showed no face is searched again only every this many frames while it
+# stays as it was (a search of a frame with no face costs some 50 ms at 640x480): a face
+# too faint to be found in every frame is found at the next.
+EMPTY_VIEW_SEARCH_EVERY = 5
 
 
 def thumbnail(frame: np.ndarray) -> np.ndarray:
@@ -211,6 +215,12 @@ class LiveObserver:
         The last frame's observation.
     earlier
         The last frame's :func:`thumbnail`.
+    empty
+        The :func:`thumbnail` of the last still frame searched in vain (None after a face):
+        a frame whose view has not changed from it (:func:`view_changed`) shows no face
+        either, and is searched only every ``EMPTY_VIEW_SEARCH_EVERY`` frames.
+    unsearched
+        Frames since the last search of that view.
 
     Examples
     --------
@@ -224,6 +234,8 @@ class LiveObserver:
     previous: FaceDetection | None = None
     last: FaceObservation | None = None
     earlier: np.ndarray | None = None
+    empty: np.ndarray | None = None
+    unsearched: int = 0
 
     def observe(
         self, frame: np.ndarray, size: int | None = None
@@ -247,14 +259,23 @@ class LiveObserver:
         True
         """
         now = thumbnail(frame)
+        in_motion = view_changed(self.earlier, now)
+        self.earlier = now
+        unchanged = self.empty is not None and not view_changed(self.empty, now)
+        if unchanged and self.unsearched + 1 < EMPTY_VIEW_SEARCH_EVERY:
+            self.unsearched += 1
+            return None  # (no face last frame either: ``empty`` is cleared by a face)
         seen = observe(
             frame,
             size,
             self.profile,
             self.previous,
             self.last if self.keep_names else None,
-            in_motion=view_changed(self.earlier, now),
+            in_motion=in_motion,
         )
         self.last, self.previous = seen if seen else (None, None)
-        self.earlier = now
+        if seen is None and not in_motion:
+            self.empty, self.unsearched = now, 0
+        elif seen is not None:
+            self.empty = None
         return seen

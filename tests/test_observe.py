@@ -147,6 +147,7 @@ def test_the_live_observer_searches_quickly_only_while_the_view_moves(monkeypatc
         return detect(frame, size, previous, in_motion=in_motion)
 
     monkeypatch.setattr(scanner.observe, "detect_grid", recording)
+    monkeypatch.setattr(scanner.observe, "EMPTY_VIEW_SEARCH_EVERY", 1)  # search every frame
     live = LiveObserver()
     for frame in video.frames:
         live.observe(frame)
@@ -155,3 +156,33 @@ def test_the_live_observer_searches_quickly_only_while_the_view_moves(monkeypatc
     assert flags == expected
     held, turning = _held_and_turning(video)
     assert not any(flags[i] for i in held) and any(flags[i] for i in turning)
+
+
+def test_a_still_view_without_a_face_is_searched_again_only_now_and_then(monkeypatch):
+    # A table with no cube, the camera still (sensor noise only): searched on the first
+    # frame, then every EMPTY_VIEW_SEARCH_EVERY-th. A cube put down is searched for at
+    # once (the view changed), and found; taken away, the empty table is searched again.
+    searched, found = [], []
+    detect = scanner.observe.detect_grid
+
+    def recording(frame, size, previous, *, in_motion):
+        searched.append(len(found))  # this frame's number
+        return detect(frame, size, previous, in_motion=in_motion)
+
+    monkeypatch.setattr(scanner.observe, "detect_grid", recording)
+    rng = np.random.default_rng(0)
+    table = np.full((240, 320, 3), (60, 100, 140), np.uint8)
+    cube = table.copy()
+    colours = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
+    cv2.rectangle(cube, (96, 56), (224, 184), (20, 20, 20), -1)
+    for index, colour in enumerate(colours):
+        x, y = 100 + 64 * (index % 2), 60 + 64 * (index // 2)
+        cv2.rectangle(cube, (x, y), (x + 56, y + 56), colour, -1)
+    scenes = [table] * 11 + [cube] * 2 + [table] * 2
+    live = LiveObserver()
+    for scene in scenes:
+        noise = rng.normal(0, 2, scene.shape)
+        found.append(live.observe(np.clip(scene + noise, 0, 255).astype(np.uint8)) is not None)
+    every = scanner.observe.EMPTY_VIEW_SEARCH_EVERY
+    assert searched == [0, every, 2 * every, 11, 12, 13, 14]
+    assert found == [False] * 11 + [True, True, False, False]
