@@ -654,7 +654,8 @@ def _lattice_faces(
             face = found[0]
             small = _cell_width(face.centres) * scale < SMALL_STICKER_PITCH
             partial = _seen_cells(face) < face.size**2
-            if not ((small and partial) or face.size < (size or 3)) or scale == scales[-1]:
+            corner_of_more = size is None and face.size == 2
+            if not ((small and partial) or corner_of_more) or scale == scales[-1]:
                 return found, prepared
             deferred = found
             continue

@@ -5,7 +5,8 @@ camera noise. Given the last frame's detection, the grid is tracked from it (see
 :func:`scanner.grid.detect_grid`); given the last observation, the colour names are kept
 when every cell reads as it did then, so only a changed face is named again. A frame whose
 view changed from the last one (the cube being turned) gets the quicker search
-(:func:`view_changed`). :class:`LiveObserver` carries all of that from frame to frame.
+(:func:`view_changed`), and a still view that showed no face is searched again only now and
+then. :class:`LiveObserver` carries all of that from frame to frame.
 
 Examples
 --------
