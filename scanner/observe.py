@@ -262,7 +262,12 @@ class LiveObserver:
         now = thumbnail(frame)
         in_motion = view_changed(self.earlier, now)
         self.earlier = now
-        unchanged = self.empty is not None and not view_changed(self.empty, now)
+        # (view_changed takes thumbnails of two sizes for still: here they are two views)
+        unchanged = (
+            self.empty is not None
+            and self.empty.shape == now.shape
+            and not view_changed(self.empty, now)
+        )
         if unchanged and self.unsearched + 1 < EMPTY_VIEW_SEARCH_EVERY:
             self.unsearched += 1
             return None  # (no face last frame either: ``empty`` is cleared by a face)

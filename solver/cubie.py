@@ -237,7 +237,6 @@ def permutation_parity(perm: tuple[int, ...] | list[int]) -> int:
 
 
 @cache
-@cache
 def corner_lookup() -> dict[str, tuple[int, int]]:
     """Sticker letters of a corner slot (slot order) -> (piece, orientation), 24 entries:
     the same for every cube size.
