@@ -1338,6 +1338,7 @@ _STEP_TOL = 0.3
 CROSSING_SPACING = (3.0, 15.0)  # neighbouring crossings' distance, in the larger gap's sides
 MAX_CROSSING_AREA_RATIO = 4.0  # two gaps' areas differ less than this
 CROSSING_DIP = 0.3  # a crossing is this much darker (relative) than each of its four cells
+CROSSING_SPOT = 0.1  # a crossing's darkest spot is looked for this far (cells) from it
 
 
 def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -1671,7 +1672,10 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
     windows.sort(key=lambda window: -window[0])
     for objective, n, ox, oy, support in windows:
         if best is not None and objective < best[0] - 1e-9 and not _one_of_four_unseen(best[1]):
-            break
+            if best[1][2] != 2:
+                break
+            if n == 2 or not support.all():
+                continue  # from here, only a larger window seen in every cell beats a 2x2
         shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
         if n == 2 and _leaves_out_its_own(coords - [ox, oy], homography @ shift, regions, lab):
             continue
@@ -1720,13 +1724,27 @@ def _one_of_four_unseen(result) -> bool:
     return result[2] == 2 and result[4].sum() == 3
 
 
+def _fully_seen_over_2x2(result, other) -> bool:
+    """True when ``result`` (a :func:`_score_window` result) is a window of 3x3 or more with
+    a sticker seen in every cell, and ``other`` a 2x2 over the same lattice: a solved face's
+    stickers merge into blocks whose cells count as seen but not towards the objective, and
+    its four single stickers left alone make the best-covered window."""
+    return result[2] > 2 and result[4].all() and other[2] == 2
+
+
 def _beats(objective: float, result, best) -> bool:
     """True when a window (its objective and :func:`_score_window` result) is better than
     ``best`` (objective, result): by objective, then score. But a 2x2 with a sticker unseen
     is the weakest window: a larger one seeing more cells beats it (on a stickerless face,
-    same-coloured stickers merge, and three single ones may be all a larger face shows)."""
+    same-coloured stickers merge, and three single ones may be all a larger face shows).
+    And a 2x2 never beats a larger window with a sticker seen in every cell, nor loses to
+    one by objective (see :func:`_fully_seen_over_2x2`)."""
     if _one_of_four_unseen(best[1]) and result[2] > 2 and result[4].sum() > 3:
         return True
+    if _fully_seen_over_2x2(result, best[1]):
+        return True
+    if _fully_seen_over_2x2(best[1], result):
+        return False
     return (objective, result[0]) > (best[0], best[1][0])
 
 
@@ -2857,7 +2875,33 @@ def _is_board(
     cells = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 3)
     if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):
         return False
-    return _seam_share(image, detection) < MIN_SEAM_SHARE
+    return _seam_share(image, detection) < MIN_SEAM_SHARE and not _plastic_at_crossings(
+        image, detection, block
+    )
+
+
+def _plastic_at_crossings(
+    image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
+) -> bool:
+    """True when a spot ``CROSSING_DIP`` darker (see :func:`_seam_dip`) than each of the four
+    cells meeting there shows at every inner crossing of the grid: the plastic between a
+    cube's rounded sticker corners, which still shows where blur has closed the thin seams
+    along its stickers' sides. A board's squares meet at a point no darker than its dark
+    squares. ``block`` is :func:`_ringed_lab`'s."""
+    n = detection.size
+    lightness = _cell_medians(block[0], n)[1:-1, 1:-1, 0]
+    around = np.minimum.reduce(
+        [lightness[:-1, :-1], lightness[:-1, 1:], lightness[1:, :-1], lightness[1:, 1:]]
+    ).ravel()
+    steps = np.linspace(-CROSSING_SPOT, CROSSING_SPOT, 5)
+    spot = np.stack(np.meshgrid(steps, steps), -1).reshape(-1, 2)
+    inner = np.arange(1, n, dtype=float)
+    crossings = np.stack(np.meshgrid(inner, inner), -1).reshape(-1, 2)
+    points = (crossings[:, None] + spot[None]).reshape(-1, 2)
+    bgr = _sample(image, _warp(points, detection.homography))
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(float)
+    darkest = lab[..., 0].reshape(len(crossings), len(spot)).min(axis=1)
+    return bool((_seam_dip(around, darkest) > CROSSING_DIP).all())
 
 
 def _two_alternating_colours(cells: np.ndarray, parity: np.ndarray) -> bool:

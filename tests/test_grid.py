@@ -25,13 +25,16 @@ from scanner.grid import (
     _find_regions,
     _glared,
     _grid_continues,
+    _is_board,
     _leaves_out_its_own,
     _link_crossings,
     _make_detection,
     _objects_beside_a_smaller_face,
     _plain_surround,
+    _plastic_at_crossings,
     _region_scales,
     _Regions,
+    _ringed_lab,
     _seen_cells,
     _shows_plastic,
     _sticker_sides,
@@ -234,6 +237,73 @@ def test_a_checkerboard_is_not_a_face_but_a_checkerboard_pattern_cube_is() -> No
     pattern = [[red if (r + c) % 2 == 0 else orange for c in range(3)] for r in range(3)]
     detection = detect_grid(_drawn_face(pattern, cell=70, gap=5, margin=90))
     assert detection is not None and detection.size == 3
+
+
+def _touching_stickers(colours, cell: int, radius: int, margin: int) -> np.ndarray:
+    """A face of stickers that touch along their sides, on a grey table: only where their
+    corners (rounded by ``radius`` px) meet does the black plastic show. Blurred by a few
+    pixels, as a small or shaken photo is."""
+    n = len(colours)
+    side = n * cell + 2 * margin
+    image = np.full((side, side, 3), 120, np.uint8)
+    image[margin : side - margin, margin : side - margin] = 20
+    for row in range(n):
+        for col in range(n):
+            x, y = margin + col * cell, margin + row * cell
+            sticker = np.zeros((side, side), np.uint8)
+            cv2.rectangle(sticker, (x + radius, y), (x + cell - 1 - radius, y + cell - 1), 1, -1)
+            cv2.rectangle(sticker, (x, y + radius), (x + cell - 1, y + cell - 1 - radius), 1, -1)
+            for cx in (x + radius, x + cell - 1 - radius):
+                for cy in (y + radius, y + cell - 1 - radius):
+                    cv2.circle(sticker, (cx, cy), radius, 1, -1)
+            image[sticker == 1] = colours[row][col]
+    return cv2.GaussianBlur(image, (0, 0), 2.0)
+
+
+@pytest.mark.parametrize("radius", [0, 12])
+def test_blurred_stickers_in_a_checkerboard_pattern_are_no_board_by_their_corners(
+    radius: int,
+) -> None:
+    # Red and orange alternating with no seam along the stickers' sides: with square corners
+    # a board game; with rounded ones, the plastic shows at every crossing.
+    red, orange = (40, 40, 200), (40, 140, 240)
+    pattern = [[red if (r + c) % 2 == 0 else orange for c in range(3)] for r in range(3)]
+    image = _touching_stickers(pattern, cell=60, radius=radius, margin=60)
+    grid = _make_detection(np.array([[60.0, 0, 60], [0, 60, 60], [0, 0, 1]]), 3, np.ones((3, 3)))
+    assert _is_board(image, grid, _ringed_lab(image, grid)) == (radius == 0)
+    assert _plastic_at_crossings(image, grid, _ringed_lab(image, grid)) == (radius > 0)
+    if radius:
+        detection = detect_grid(image)
+        assert detection is not None and detection.size == 3
+
+
+@pytest.mark.parametrize("cell", [30, 60])
+@pytest.mark.parametrize(
+    "merged",
+    [
+        pytest.param([((0, 2), (1, 2)), ((2, 0), (2, 1))], id="two-pairs"),
+        pytest.param([((0, 1), (0, 2)), ((0, 0), (2, 0))], id="a-pair-and-a-column"),
+    ],
+)
+def test_a_solved_face_with_merged_pieces_is_a_3x3_not_its_corner(cell: int, merged) -> None:
+    # A solved (one-colour) stickerless face whose seams were lost between some pieces, as
+    # in real photos (Cube_00031 at 640 px, Cube_00040 blurred): the blocks (top-left and
+    # bottom-right piece of each) leave four single stickers, a 2x2 that covers every linked
+    # one. The 3x3 over them has a sticker seen in every cell, and is the face.
+    margin, yellow = 100, (40, 210, 230)
+    image = np.full(
+        (3 * cell + 2 * margin, 3 * cell + 2 * margin + 100, 3), (60, 80, 110), np.uint8
+    )
+    image[margin : margin + 3 * cell, margin : margin + 3 * cell] = 25
+    pieces = [((r, c), (r, c)) for r in range(3) for c in range(3)] + merged
+    seam = cell // 20  # each piece's share of the seam
+    for (top, left), (bottom, right) in pieces:
+        x0, y0 = margin + left * cell + seam, margin + top * cell + seam
+        x1, y1 = margin + (right + 1) * cell - seam, margin + (bottom + 1) * cell - seam
+        image[y0:y1, x0:x1] = yellow
+    detection = detect_grid(image)
+    assert detection is not None and detection.size == 3
+    assert np.allclose(detection.centres[0, 0], [margin + cell / 2] * 2, atol=0.15 * cell)
 
 
 def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_colours():

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from scanner.grid import detect_grid
-from scanner.retake import RETAKES, moved_boxes, turned
+from scanner.retake import RETAKES, moved_boxes
 
 BOX_SOURCES = (
     "itsiiromiuy/model-rubik-cube-recognition-with-tensorflow.js-retinanet",
@@ -124,39 +124,64 @@ def test_corner_views_of_a_solved_cube_give_a_uniform_face(real_faces, realdata)
     assert uniform >= 0.75 * found  # 28 of 36 when written
 
 
-@pytest.mark.parametrize(
-    ("image_name", "degrees"), [("Cube_00031.jpg", -70), ("Cube_00040.jpg", 20)]
-)
-def test_a_solved_face_whose_stickers_merge_at_the_first_scale_is_read_whole(
-    real_faces, realdata, image_name: str, degrees: float
-) -> None:
-    # Turned photos of a solved face (one colour): at the first pass's scale, five stickers
-    # merge into one L-shaped region around four that stay apart, which hold as a 2x2. The
-    # finer pass sees the 3x3 (``benchmarks/eval_detect.py --transformed``).
+def _retaken_face(real_faces, realdata, image_name: str, retake_name: str):
+    """The face found in a photo after a retake, and the photo's record moved with it."""
     (record,) = [r for r in real_faces if r["image"].endswith("/" + image_name)]
-    retake = turned(cv2.imread(str(realdata / record["image"])), degrees)
-    detection = detect_grid(retake.image)
+    retake = RETAKES[retake_name](cv2.imread(str(realdata / record["image"])))
+    return detect_grid(retake.image), _moved(record, retake.matrix)
+
+
+@pytest.mark.parametrize(
+    ("image_name", "retake_name"),
+    [
+        ("Cube_00031.jpg", "turned -70 degrees"),
+        ("Cube_00040.jpg", "turned 20 degrees"),
+        ("Cube_00031.jpg", "shrunk to 640 px"),
+        ("Cube_00040.jpg", "blurred (1.5 px at 640)"),
+    ],
+)
+def test_a_solved_face_whose_stickers_merge_is_read_whole(
+    real_faces, realdata, image_name: str, retake_name: str
+) -> None:
+    # Retaken photos of a solved face (one colour). Turned, at the first pass's scale five
+    # stickers merge into one L-shaped region around four that stay apart, which hold as a
+    # 2x2; the finer pass sees the 3x3. Shrunk or blurred, the finer pass too sees four
+    # single stickers and blocks of two or three: the 3x3 over them, a sticker seen in every
+    # cell, beats the 2x2 (``benchmarks/eval_detect.py --transformed``).
+    detection, record = _retaken_face(real_faces, realdata, image_name, retake_name)
     assert detection is not None and detection.size == 3
-    assert _centre_error(detection, _moved(record, retake.matrix)) < 0.15
+    assert _centre_error(detection, record) < 0.15
+
+
+@pytest.mark.parametrize("image_name", ["Cube_00024.jpg", "Cube_00044.jpg", "Cube_00049.jpg"])
+@pytest.mark.parametrize("retake_name", ["shrunk to 320 px", "blurred (1.5 px at 640)"])
+def test_a_blurred_checkerboard_pattern_face_is_no_board(
+    real_faces, realdata, image_name: str, retake_name: str
+) -> None:
+    # Faces of two colours alternating. Blurred, the thin plastic along the stickers' sides
+    # no longer shows, but it still does where their rounded corners meet.
+    detection, record = _retaken_face(real_faces, realdata, image_name, retake_name)
+    assert detection is not None and detection.size == 3
+    assert _centre_error(detection, record) < 0.15
 
 
 # Of the boxed photos whose face fills >= 10% of the frame (181), those found after each
 # retake when this test was written (``eval_detect.py --transformed`` also counts the
 # tracker's and cubecolor's photos). The misses: faces a few dozen pixels wide at 320 px,
-# checkerboard-pattern faces whose seams blur away (read as a board), blue stickers that a
-# strong warm cast leaves dark and grey (read as the plastic), and a few 3x3s read as a 2x2.
+# blue stickers that a strong warm cast leaves dark and grey (read as the plastic), and a
+# few 3x3s read as a 2x2.
 MIN_FOUND_RETAKEN = {
     "turned 20 degrees": 180,
     "turned 45 degrees": 178,
     "turned -70 degrees": 180,
-    "shrunk to 640 px": 180,
-    "shrunk to 320 px": 177,
+    "shrunk to 640 px": 181,
+    "shrunk to 320 px": 180,
     "darker (x0.45)": 180,
-    "lighter (x1.4)": 179,
+    "lighter (x1.4)": 180,
     "warm light": 177,
     "cool light": 181,
     "JPEG quality 20": 178,
-    "blurred (1.5 px at 640)": 174,
+    "blurred (1.5 px at 640)": 178,
     "noise (10 grey levels)": 179,
 }
 
