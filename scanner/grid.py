@@ -30,7 +30,8 @@
    (offline photos) tries more scales, then cuts rows of merged same-colour stickers into
    their stickers. A grid with fewer than a quarter of its cells flat is refused, and so is
    one whose stickers the frame's edge cuts into other than at its corner stickers (and
-   their neighbours), a board pattern (two colours alternating with no seams), or a grid
+   their neighbours), a board pattern (two colours alternating with no seams, nor the
+   plastic showing where four cells' corners meet), or a grid
    whose colours repeat in the flat cells past three of its sides (tiles; a cell the frame's
    edge cuts is judged by what shows of it), or cell for cell past one side whose border
    holds two or more colours (stripes).
