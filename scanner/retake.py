@@ -219,6 +219,7 @@ RETAKES: dict[str, Callable[[np.ndarray], Retake]] = {
     "darker (x0.45)": lambda image: relit(image, (0.45, 0.45, 0.45)),
     "lighter (x1.4)": lambda image: relit(image, (1.4, 1.4, 1.4)),
     "warm light": lambda image: relit(image, (0.7, 0.95, 1.15)),
+    "tungsten light": lambda image: relit(image, (0.5, 0.85, 1.2)),
     "cool light": lambda image: relit(image, (1.2, 1.0, 0.75)),
     "JPEG quality 20": lambda image: recompressed(image, 20),
     "blurred (1.5 px at 640)": lambda image: blurred(image, 1.5),
