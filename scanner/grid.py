@@ -94,6 +94,7 @@ _PITCH_RANGE = (1.0, 1.35)  # sticker pitch / side: no gap to wide gaps; a check
 _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
+BODY_CONTRAST = 1.5  # ... unless it shows a sticker this much lighter than the seams
 CLIPPED_LIGHTNESS = 250.0  # 8-bit Lab lightness of a cell the camera clipped to white
 ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
@@ -1948,7 +1949,9 @@ def _score_window(
     if _grid_continues(homography, n, regions, lab, colours=cell_stats.colour):
         return None
     spread, glared = cell_stats.spread, cell_stats.glared
-    if _shows_plastic(cell_stats) or _keys_with_gaps(face_h, n, lab, cell_stats, support):
+    if _on_the_plastic(face_h, n, lab, cell_stats, support) or _keys_with_gaps(
+        face_h, n, lab, cell_stats, support
+    ):
         return None
     # Most cells are one flat colour, or one under a glare spot (a finger may spoil a few);
     # a window stretched over the background or the next face has textured cells.
@@ -2495,7 +2498,48 @@ def _rings(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ring, first, sides
 
 
-def _shows_plastic(cells: _CellStatistics) -> bool:
+def _on_the_plastic(
+    face_h: np.ndarray, n: int, lab: np.ndarray, cells: _CellStatistics, support: np.ndarray
+) -> bool:
+    """:func:`_shows_plastic`, where a cell with a sticker seen is not the plastic when it is
+    ``BODY_CONTRAST`` times lighter than the face's seams (the black body showing between
+    its stickers): under a warm lamp a blue sticker turns as dark and grey as the plastic,
+    but stays far lighter than it. A window on the plastic has no sticker seen there.
+
+    (On a white body such a sticker is far darker than the seams; so are dark tiles between
+    lighter grout, and taking those for stickers let a striped floor through.)
+    """
+    if not _shows_plastic(cells):
+        return False
+    stickers = support & (cells.lightness > BODY_CONTRAST * _seam_lightness(face_h, n, lab))
+    return _shows_plastic(cells, stickers)
+
+
+def _seam_lightness(face_h: np.ndarray, n: int, lab: np.ndarray) -> float:
+    """The median lightness over the middles of the grid's inner cell borders (a tenth of a
+    cell either side): the body, on a stickered cube; a blend of the two cells, where the
+    seam is thin."""
+    points = _warp(_border_middle_points(n), face_h)
+    lightness = _sample(np.ascontiguousarray(lab[..., 0]), points)
+    return float(np.median(lightness))
+
+
+@lru_cache(maxsize=8)
+def _border_middle_points(n: int) -> np.ndarray:
+    """:func:`_seam_lightness`'s points in grid coordinates: 5 across the middle of each
+    inner border between two cells, (2 * n * (n - 1) * 5, 2)."""
+    across = np.linspace(-0.1, 0.1, 5)
+    lines = []
+    for line in range(n):
+        for step in range(1, n):
+            points = np.stack([step + across, np.full_like(across, line + 0.5)], axis=-1)
+            lines += [points, points[:, ::-1]]
+    points = np.concatenate(lines)
+    points.flags.writeable = False  # shared between calls
+    return points
+
+
+def _shows_plastic(cells: _CellStatistics, stickers: np.ndarray | None = None) -> bool:
     """True when more than one cell in eight is dark and grey: the grid sits on the plastic.
 
     Only near-grey counts: a blue or green sticker in dim light is dark too, but keeps
@@ -2503,7 +2547,8 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
     against the lightest flat cell: a glare spot over a whole sticker, lighter than any
     sticker, would make a white sticker in dim light look dark, so the lightest is passed
     over when it is under glare or clipped to white with a tint (a light makes one spot;
-    grey cells, with no colour to wash out, may all count as glared).
+    grey cells, with no colour to wash out, may all count as glared). Cells in the mask
+    ``stickers`` (N, N), when given, are not counted (see :func:`_on_the_plastic`).
     """
     lightness, chroma = cells.lightness, cells.chroma
     flat = cells.spread < MAX_STICKER_SPREAD
@@ -2515,6 +2560,8 @@ def _shows_plastic(cells: _CellStatistics) -> bool:
     clipped = lit[0] >= CLIPPED_LIGHTNESS and chroma.flat[first] >= PLASTIC_CHROMA
     lightest = lit[1] if (cells.glared.flat[first] or clipped) and len(lit) > 1 else lit[0]
     plastic = (lightness < PLASTIC_LIGHTNESS * lightest) & (chroma < PLASTIC_CHROMA)
+    if stickers is not None:
+        plastic &= ~stickers
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 

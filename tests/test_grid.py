@@ -17,6 +17,7 @@ from scanner._grid_kernels import _free_region_stats, _on_one_line
 from scanner.grid import (
     EDGE_THRESHOLDS,
     REGION_COARSE_SIDE,
+    _cell_statistics,
     _CellStatistics,
     _corners_near,
     _cut_along_a_side,
@@ -30,6 +31,7 @@ from scanner.grid import (
     _link_crossings,
     _make_detection,
     _objects_beside_a_smaller_face,
+    _on_the_plastic,
     _plain_surround,
     _plastic_at_crossings,
     _region_scales,
@@ -212,6 +214,53 @@ def test_dark_stickers_in_dim_light_are_not_plastic() -> None:
     colours = [[navy, green, navy], [red, navy, green], [navy, red, navy]]
     detection = detect_grid(_drawn_face(colours, cell=60, gap=4, margin=80))
     assert detection is not None and detection.size == 3
+
+
+def _face_on_a_body(body, colours, cell: int = 60, gap: int = 5, margin: int = 80):
+    """A face of ``colours`` (BGR rows) on a cube body of colour ``body``, on a grey table:
+    each sticker ``gap`` px inside its cell."""
+    n = len(colours)
+    side = n * cell + 2 * margin
+    image = np.full((side, side, 3), 120, np.uint8)
+    image[margin : margin + n * cell, margin : margin + n * cell] = body
+    for row in range(n):
+        for col in range(n):
+            x, y = margin + col * cell, margin + row * cell
+            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colours[row][col]
+    return image
+
+
+# Under a warm lamp, blue stickers turn dark and grey: Lab (59, 127, 123), chroma 5.
+_LAMPLIT_BLUE = (62, 56, 50)
+_LAMPLIT_FACE = [
+    [_LAMPLIT_BLUE, (30, 30, 190), _LAMPLIT_BLUE],
+    [(40, 200, 220), _LAMPLIT_BLUE, (60, 160, 40)],
+    [(30, 120, 230), (225, 225, 225), (30, 30, 190)],
+]
+
+
+def test_blue_stickers_turned_grey_by_a_warm_lamp_are_not_the_plastic() -> None:
+    # As dark and grey as black plastic, but far lighter than the black body showing between
+    # the stickers: stickers (rubyrizz photos under a warm cast, ``eval_detect.py
+    # --transformed``). On a white body they stay refused: dark tiles between lighter grout
+    # look the same.
+    detection = detect_grid(_face_on_a_body((20, 20, 20), _LAMPLIT_FACE))
+    assert detection is not None and detection.size == 3
+    assert detect_grid(_face_on_a_body((215, 215, 210), _LAMPLIT_FACE)) is None
+
+
+def test_a_window_on_the_plastic_between_grey_stickers_still_shows_plastic() -> None:
+    # The same face, and a window half a cell off it: its cells lie on the black body where
+    # four stickers' corners meet, and no sticker was seen in them.
+    image = _face_on_a_body((20, 20, 20), _LAMPLIT_FACE)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    on_face = np.array([[60.0, 0, 80], [0, 60, 80], [0, 0, 1]])
+    seen = np.ones((3, 3), bool)
+    assert not _on_the_plastic(on_face, 3, lab, _cell_statistics(on_face, 3, lab), seen)
+    off_face = on_face @ np.array([[1.0, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    unseen = np.zeros((3, 3), bool)
+    unseen[0, 0] = True
+    assert _on_the_plastic(off_face, 3, lab, _cell_statistics(off_face, 3, lab), unseen)
 
 
 @pytest.mark.parametrize("seed", range(5))
