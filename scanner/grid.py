@@ -2519,24 +2519,9 @@ def _seam_lightness(face_h: np.ndarray, n: int, lab: np.ndarray) -> float:
     """The median lightness over the middles of the grid's inner cell borders (a tenth of a
     cell either side): the body, on a stickered cube; a blend of the two cells, where the
     seam is thin."""
-    points = _warp(_border_middle_points(n), face_h)
-    lightness = _sample(np.ascontiguousarray(lab[..., 0]), points)
+    points = _across_borders(n, np.linspace(-0.1, 0.1, 5), np.array([0.5])).reshape(-1, 2)
+    lightness = _sample(np.ascontiguousarray(lab[..., 0]), _warp(points, face_h))
     return float(np.median(lightness))
-
-
-@lru_cache(maxsize=8)
-def _border_middle_points(n: int) -> np.ndarray:
-    """:func:`_seam_lightness`'s points in grid coordinates: 5 across the middle of each
-    inner border between two cells, (2 * n * (n - 1) * 5, 2)."""
-    across = np.linspace(-0.1, 0.1, 5)
-    lines = []
-    for line in range(n):
-        for step in range(1, n):
-            points = np.stack([step + across, np.full_like(across, line + 0.5)], axis=-1)
-            lines += [points, points[:, ::-1]]
-    points = np.concatenate(lines)
-    points.flags.writeable = False  # shared between calls
-    return points
 
 
 def _shows_plastic(cells: _CellStatistics, stickers: np.ndarray | None = None) -> bool:
@@ -2914,7 +2899,8 @@ def _is_board(
     """True for a board game pattern: two colours alternating, with no seams between cells.
 
     A cube face in the checkerboard pattern still shows the plastic (or the seams of a
-    stickerless cube) between its stickers; they are looked for at full resolution.
+    stickerless cube) between its stickers, or, where blur has closed those, at the
+    crossings where their rounded corners meet; they are looked for at full resolution.
     ``block`` is :func:`_ringed_lab`'s.
     """
     n = detection.size
@@ -2998,14 +2984,9 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     # Sample finer than a pixel, so a one-pixel seam cannot fall between two samples.
     across = np.linspace(-0.5, 0.5, int(np.clip(2 * cell_px, 21, 401)) | 1)
     lines = np.array([0.3, 0.5, 0.7])
-    points = []
-    for line in range(n):
-        for step in range(n - 1):
-            # Across the boundary after cell ``step``, along row (then column) ``line``.
-            pts = np.stack(np.broadcast_arrays(step + 1 + across[None], line + lines[:, None]), -1)
-            points += [pts, pts[..., ::-1]]
+    points = _across_borders(n, across, lines)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    values = _sample(gray, _warp(np.array(points).reshape(-1, 2), detection.homography))
+    values = _sample(gray, _warp(points.reshape(-1, 2), detection.homography))
     profile = np.median(values.reshape(len(points), len(lines), len(across)).astype(float), axis=1)
     outer = np.abs(across) > 0.2
     middle = np.abs(across) <= 0.1
@@ -3016,6 +2997,20 @@ def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     # sharpening) by a few percent of the step; a seam dips further.
     beyond_ringing = sides - line > RINGING_SHARE * np.abs(left - right)
     return float(((_seam_dip(sides, line) > SEAM_DIP) & beyond_ringing).mean())
+
+
+def _across_borders(n: int, across: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Grid coordinates of points across each inner border between two cells of an N x N
+    grid, ``across`` (cells) from it at ``along`` (cells) down its length: the borders
+    between columns, then rows, line by line, (2 * n * (n - 1), len(along), len(across), 2).
+    """
+    points = []
+    for line in range(n):
+        for step in range(n - 1):
+            # Across the boundary after cell ``step``, along row (then column) ``line``.
+            pts = np.stack(np.broadcast_arrays(step + 1 + across[None], line + along[:, None]), -1)
+            points += [pts, pts[..., ::-1]]
+    return np.array(points)
 
 
 def _seam_dip(cell_lightness: np.ndarray | float, line_lightness: np.ndarray | float) -> np.ndarray:
