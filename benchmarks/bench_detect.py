@@ -8,6 +8,12 @@ So is the tracking path (``previous``: a crop around the last frame's face is se
 first) on each frame that gave a face, given its own detection: the cost of a face held
 still in a video (``bench_session.py`` measures it on faces that move between frames).
 
+The peer the issue names, a contour-based 3x3 scanner (:mod:`peer_contour`), runs on the
+same frames: its milliseconds, and how many faces each finds right (all nine sticker
+centres within a quarter of a pitch of the truth, in any order), on the frames above and
+on frames drawn inside the peer's own window (a stickered or stickerless face turned at
+most 10 degrees, neither blurred nor occluded, its stickers 30-60 px wide at 640x480).
+
 Both wall time (``time.perf_counter``) and this process's CPU time (``time.process_time``)
 are given: on a shared machine the wall time includes waiting for a core, the CPU time
 does not. Neither is free of the other processes' use of the caches and memory bus; the
@@ -24,9 +30,14 @@ import time
 
 import cv2
 import numpy as np
+from peer_contour import contour_face, same_stickers
 
 from scanner.grid import FaceDetection, detect_grid
-from scanner.synth import random_scene_spec, render_clutter, render_scene
+from scanner.synth import SceneTruth, random_scene_spec, render_clutter, render_scene
+
+# Scenes inside the peer's window at 640x480: three stickers of 30-60 px make a face of a
+# fifth to three eighths of the frame's height.
+PEER_WINDOW = {"hard": False, "max_tilt_deg": 10.0, "scale_range": (0.2, 0.36)}
 
 
 def _timed(
@@ -59,6 +70,31 @@ def _report(
     )
 
 
+def _against_the_peer(
+    label: str, frames: list[np.ndarray], truths: list[SceneTruth], repeat: int
+) -> None:
+    """Both detectors' median CPU milliseconds on ``frames``, and the faces each finds right."""
+    ours, peer = np.zeros((len(frames), repeat)), np.zeros((len(frames), repeat))
+    ours_right = peer_right = 0
+    for index, (image, truth) in enumerate(zip(frames, truths, strict=True)):
+        true_centres = truth.centers[truth.front_face]
+        face, centres = detect_grid(image), contour_face(image)
+        ours_right += face is not None and same_stickers(face.centres, true_centres, 0.25)
+        peer_right += centres is not None and same_stickers(centres, true_centres, 0.25)
+        for run in range(repeat):
+            start = time.process_time()
+            detect_grid(image)
+            ours[index, run] = time.process_time() - start
+            start = time.process_time()
+            contour_face(image)
+            peer[index, run] = time.process_time() - start
+    print(
+        f"{label}: peer {1000 * np.median(peer):.1f} ms CPU, {peer_right}/{len(frames)} right;"
+        f" ours {1000 * np.median(ours):.1f} ms CPU, {ours_right}/{len(frames)} right;"
+        f" ours / peer {np.median(ours) / np.median(peer):.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--frames", type=int, default=40)
@@ -68,17 +104,21 @@ def main() -> None:
     parser.add_argument(
         "--no-face-frames", type=int, default=20, help="clutter frames per resolution (0: skip)"
     )
+    parser.add_argument("--no-peer", action="store_true", help="skip the contour-based peer")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     for resolution in ((640, 480), (1920, 1080)):
         rng = np.random.default_rng(args.seed)
-        frames = [
-            render_scene(random_scene_spec(rng, args.size, resolution=resolution))[0]
+        scenes = [
+            render_scene(random_scene_spec(rng, args.size, resolution=resolution))
             for _ in range(args.frames)
         ]
+        frames = [image for image, _ in scenes]
         label = f"{resolution[0]}x{resolution[1]} N={args.size}"
         wall, cpu, found = _timed(frames, args.repeat)
         _report(label, wall, cpu, found)
+        if not args.no_peer and args.size == 3:
+            _against_the_peer(f"{label} against the peer", frames, [t for _, t in scenes], 3)
         faces = [
             (frame, face) for frame, face in zip(frames, found, strict=True) if face is not None
         ]
@@ -89,6 +129,15 @@ def main() -> None:
             clutter = [render_clutter(rng, resolution) for _ in range(args.no_face_frames)]
             wall, cpu, found = _timed(clutter, args.repeat)
             _report(f"{resolution[0]}x{resolution[1]} no face", wall, cpu, found)
+    if not args.no_peer and args.size == 3:
+        rng = np.random.default_rng(args.seed)
+        scenes = [
+            render_scene(random_scene_spec(rng, 3, resolution=(640, 480), **PEER_WINDOW))
+            for _ in range(args.frames)
+        ]
+        _against_the_peer(
+            "640x480 N=3 in the peer's window", [i for i, _ in scenes], [t for _, t in scenes], 3
+        )
 
 
 if __name__ == "__main__":

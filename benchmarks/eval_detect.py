@@ -17,6 +17,10 @@ face (convex hull of its boxes) covers >= 10% of the frame, the issue's target;
 ``--clutter-seeds START STOP`` adds the no-cube scenes of those seeds, drawn as the negatives
 test draws them (odd seeds at 320x240, even ones at 640x480), and lists the seeds found.
 
+``--peer`` also runs the contour-based peer the issue names (:mod:`peer_contour`, 3x3 only)
+on every real 3x3 photo: found when its nine centres lie within 15% of a cell width of one
+labelled face's box centres, in any order (photos without boxes: when it sees a face).
+
 ``--transformed`` also reads every real photo whose face fills >= 10% of the frame after each
 of :data:`scanner.retake.RETAKES` (turned, shrunk, darker, lighter, warm or cool light, heavy
 JPEG, blur, noise): what another person's photo of a cube may differ by. The boxes move with
@@ -34,6 +38,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from peer_contour import contour_face, same_stickers
 
 from scanner.grid import detect_grid
 from scanner.retake import RETAKES, moved_boxes
@@ -137,8 +142,27 @@ def read_photo(frame: np.ndarray, faces: list[dict], tolerance: float) -> tuple[
     return right_size and (not has_boxes or error < tolerance), error
 
 
-def real(root: Path, tolerance: float = 0.15) -> list[dict]:
-    """One row per (photo, resolution): source key, image, face fraction, found, centre error."""
+def peer_reads(frame: np.ndarray, faces: list[dict], tolerance: float) -> bool:
+    """Whether the contour-based peer finds the photo's 3x3 face (see ``--peer``)."""
+    centres = contour_face(frame)
+    if centres is None or not any(face["boxes"] for face in faces):
+        return centres is not None
+    for face in faces:
+        boxes = np.array([b[:4] for b in face["boxes"] or []], float).reshape(-1, 4)
+        if len(boxes) != 9:
+            continue
+        # Box centres in the labelled row order; the pitch is measured along its rows.
+        truth = ((boxes[:, :2] + boxes[:, 2:]) / 2).reshape(3, 3, 2)
+        width = np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
+        pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=-1)))
+        if same_stickers(centres, truth, tolerance * width / pitch):
+            return True
+    return False
+
+
+def real(root: Path, tolerance: float = 0.15, peer: bool = False) -> list[dict]:
+    """One row per (photo, resolution): source key, image, face fraction, found, centre error
+    and, with ``peer``, for 3x3 photos whether the contour-based peer found the face."""
     results = []
     for image_path, faces in real_photos(root).items():
         image = cv2.imread(str(root / image_path))
@@ -158,6 +182,9 @@ def real(root: Path, tolerance: float = 0.15) -> list[dict]:
                     "fraction": fraction,
                     "found": found,
                     "error": error,
+                    "peer": peer_reads(frame, faces, tolerance)
+                    if peer and faces[0]["size"] == 3
+                    else None,
                 }
             )
     return results
@@ -210,6 +237,13 @@ def report_real(results: list[dict], verbose: bool) -> None:
         print(f"real {key}: all {summarise(rows)}")
         label = "no boxes, N right" if boxless else f"face >= {MIN_FACE_FRACTION:.0%}"
         print(f"real {key}: {label}: {summarise(big)}")
+        judged = [r for r in big if r["peer"] is not None]
+        if judged:
+            print(
+                f"real {key}: {label}, 3x3, the contour-based peer:"
+                f" {sum(r['peer'] for r in judged)}/{len(judged)} found"
+                f" (ours {sum(r['found'] for r in judged)}/{len(judged)})"
+            )
         if verbose:
             for row in rows:
                 if not row["found"]:
@@ -229,6 +263,9 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list the missed real photos")
     parser.add_argument(
         "--transformed", action="store_true", help="also the real photos under each retake"
+    )
+    parser.add_argument(
+        "--peer", action="store_true", help="also the contour-based peer on the real 3x3 photos"
     )
     parser.add_argument(
         "--clutter-seeds",
@@ -256,7 +293,7 @@ def main() -> None:
         print(f"no-cube scenes of seeds {start}..{stop - 1} (320x240 and 640x480): ", end="")
         print(f"{len(seeds)}/{stop - start} false detections, seeds {seeds}")
     if not args.no_real and (REALDATA / "faces.jsonl").is_file():
-        report_real(real(REALDATA), args.verbose)
+        report_real(real(REALDATA, peer=args.peer), args.verbose)
     if args.transformed and (REALDATA / "faces.jsonl").is_file():
         for name, rows in transformed_real(REALDATA).items():
             missed = [image for image, found in rows if not found]
