@@ -179,7 +179,7 @@ MIN_FOUND_RETAKEN = {
     "darker (x0.45)": 180,
     "lighter (x1.4)": 180,
     "warm light": 179,
-    "tungsten light": 171,
+    "tungsten light": 175,
     "cool light": 181,
     "JPEG quality 20": 178,
     "blurred (1.5 px at 640)": 178,
