@@ -18,8 +18,9 @@ face (convex hull of its boxes) covers >= 10% of the frame, the issue's target;
 test draws them (odd seeds at 320x240, even ones at 640x480), and lists the seeds found.
 
 ``--peer`` also runs the contour-based peer the issue names (:mod:`peer_contour`, 3x3 only)
-on every real 3x3 photo: found when its nine centres lie within 15% of a cell width of one
-labelled face's box centres, in any order (photos without boxes: when it sees a face).
+on every real 3x3 photo (found when its nine centres lie within 15% of a cell width of one
+labelled face's box centres, in any order; photos without boxes: when it sees a face), and
+on the no-cube scenes.
 
 ``--transformed`` also reads every real photo whose face fills >= 10% of the frame after each
 of :data:`scanner.retake.RETAKES` (turned, shrunk, darker, lighter, warm or cool light, heavy
@@ -52,8 +53,13 @@ def centres_of(detection) -> np.ndarray:
     return np.asarray(detection.centres).reshape(detection.size, detection.size, 2)
 
 
-def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict:
+def rendered(
+    scenes: int, sizes: list[int], seed: int, tolerance: float, peer: bool = False
+) -> dict:
+    """Per N, the detection rate and the faces filling >= 10% of the frame found; with
+    ``peer``, the contour-based peer's faces found right among the 3x3 scenes."""
     rng = np.random.default_rng(seed)
+    peer_hits: list[bool] = []
     hits: dict[int, list[bool]] = defaultdict(list)
     large: dict[int, list[bool]] = defaultdict(list)  # faces >= MIN_FACE_FRACTION of the frame
     wrong_size = 0
@@ -67,6 +73,9 @@ def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict
         elif detection is not None:
             wrong_size += 1
         hits[n].append(ok)
+        if peer and n == 3:
+            centres, front = contour_face(image), truth.centers[truth.front_face]
+            peer_hits.append(centres is not None and same_stickers(centres, front, tolerance))
         quad = np.asarray(truth.corners[truth.front_face], np.float32)
         if cv2.contourArea(quad) >= MIN_FACE_FRACTION * image.shape[0] * image.shape[1]:
             large[n].append(ok)
@@ -74,12 +83,15 @@ def rendered(scenes: int, sizes: list[int], seed: int, tolerance: float) -> dict
         "rates": {n: float(np.mean(v)) for n, v in hits.items()},
         "large": {n: (int(np.sum(v)), len(v)) for n, v in large.items()},
         "wrong_size": wrong_size,
+        "peer": (int(np.sum(peer_hits)), len(peer_hits)),
     }
 
 
-def negatives(count: int, seed: int) -> int:
+def negatives(count: int, seed: int, detect=detect_grid) -> int:
+    """False faces ``detect`` (``detect_grid``, or the peer's ``contour_face``) finds in
+    ``count`` rendered no-cube scenes."""
     rng = np.random.default_rng(seed + 1)
-    return sum(detect_grid(render_clutter(rng)) is not None for _ in range(count))
+    return sum(detect(render_clutter(rng)) is not None for _ in range(count))
 
 
 def false_clutter_seeds(start: int, stop: int) -> list[int]:
@@ -277,7 +289,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     sizes = [int(s) for s in args.sizes.split(",")]
-    result = rendered(args.scenes, sizes, args.seed, args.tolerance)
+    result = rendered(args.scenes, sizes, args.seed, args.tolerance, args.peer)
     for n, rate in sorted(result["rates"].items()):
         found, total = result["large"].get(n, (0, 0))
         print(
@@ -285,8 +297,14 @@ def main() -> None:
             f" (faces >= {MIN_FACE_FRACTION:.0%} of the frame: {found}/{total})"
         )
     print(f"rendered: {result['wrong_size']} detections with the wrong N")
+    if args.peer:
+        found, total = result["peer"]
+        print(f"rendered N=3, the contour-based peer: {found}/{total} found")
     false = negatives(args.negatives, args.seed)
     print(f"no-cube scenes: {false}/{args.negatives} false detections")
+    if args.peer:
+        false = negatives(args.negatives, args.seed, contour_face)
+        print(f"no-cube scenes, the contour-based peer: {false}/{args.negatives} false faces")
     if args.clutter_seeds:
         start, stop = args.clutter_seeds
         seeds = false_clutter_seeds(start, stop)
