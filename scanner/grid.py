@@ -95,7 +95,7 @@ _MIN_OCCUPANCY = 0.7  # share of the N x N cells where a sticker must be seen
 PLASTIC_LIGHTNESS = 0.6  # a cell darker than this share of the face's lightest one ...
 PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like plastic
 BODY_CONTRAST = 1.5  # ... unless it shows a sticker this much lighter than the seams
-LIGHT_BODY = 0.7  # (or darker, where the seams are this share of the lightest cell or more)
+LIGHT_BODY = 0.7  # (or darker, on seams this share of the lightest cell's lightness or more)
 CLIPPED_LIGHTNESS = 250.0  # 8-bit Lab lightness of a cell the camera clipped to white
 ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
@@ -2508,10 +2508,11 @@ def _on_the_plastic(
     but stays far lighter than it. A window on the plastic has no sticker seen there.
 
     On a white body such a sticker is as many times darker than the seams, and is taken
-    for one too, when the seams are ``LIGHT_BODY`` as light as the lightest cell (white
-    plastic beside the white or yellow stickers, lighter than the coloured ones). Dark tiles
-    between grey grout, or a board's dark squares, are as much darker than their seams, but
-    those are no lighter than the mid-tone tiles beside them.
+    for one too where the seams are at least ``LIGHT_BODY`` times the lightest cell's
+    lightness: white plastic, about as light as the white or yellow sticker (0.75-0.90 on
+    the white-bodied photos). Dark tiles between grout, or a board's dark squares, are as
+    much darker than their seams, but those seams are a mid tone, well below the lightest
+    tile (0.47-0.63 in the no-cube scenes that showed it).
     """
     if not _shows_plastic(cells):
         return False
