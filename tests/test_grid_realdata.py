@@ -168,8 +168,8 @@ def test_a_blurred_checkerboard_pattern_face_is_no_board(
 # Of the boxed photos whose face fills >= 10% of the frame (181), those found after each
 # retake when this test was written (``eval_detect.py --transformed`` also counts the
 # tracker's and cubecolor's photos). The misses: faces a few dozen pixels wide at 320 px,
-# blue stickers on white-bodied cubes that a tungsten lamp's cast leaves as dark and grey
-# as the plastic, and a few 3x3s read as a 2x2.
+# blue stickers on black-bodied cubes that a tungsten lamp's cast leaves as dark and grey
+# as the plastic itself, and a few 3x3s read as a 2x2.
 MIN_FOUND_RETAKEN = {
     "turned 20 degrees": 180,
     "turned 45 degrees": 178,
