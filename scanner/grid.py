@@ -68,6 +68,7 @@ from scipy.spatial import cKDTree
 
 from scanner._grid_kernels import (
     _block_cells,
+    _block_means,
     _doubled_angle_sums,
     _elongation,
     _free_region_stats,
@@ -959,8 +960,11 @@ def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> n
             # several times as much for the same picture (at a half, it costs a third).
             bgr = cv2.resize(cv2.GaussianBlur(bgr, (3, 3), 0), small_size)
         else:
-            shrink = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-            bgr = cv2.resize(bgr, small_size, interpolation=shrink)
+            bgr = (
+                _shrunk(bgr, small_size)
+                if scale < 1.0
+                else cv2.resize(bgr, small_size, interpolation=cv2.INTER_LINEAR)
+            )
     if scale > 1.0:
         # Enlarged, the frame's sensor noise and JPEG blocks would break small stickers into
         # fragments: blur it as the other passes blur theirs, in the frame's own pixels.
@@ -975,6 +979,33 @@ def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> n
         blurred[..., 0] = lab[..., 0]
         return blurred
     return lab
+
+
+def _shrunk(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)``, pixel for pixel.
+
+    Shrunk by a whole factor of three or more (1920x1080 and 1280x720 to the first pass's
+    320x180), each pixel is its block's mean, which OpenCV sums in a plain loop of lookups;
+    :func:`_block_means` sums whole rows first and takes half the time (1.5 against 2.6 ms
+    at 1920x1080). By a factor of two OpenCV's own vectorised path is faster.
+    """
+    width, height = size
+    factor = bgr.shape[1] // width
+    if factor >= 3 and bgr.shape[:2] == (factor * height, factor * width):
+        return _block_means(np.ascontiguousarray(bgr), factor, _block_rounding(factor))
+    return cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=8)
+def _block_rounding(factor: int) -> np.ndarray:
+    """A ``factor`` x ``factor`` block's mean for each sum of its 8-bit levels, rounded as
+    OpenCV rounds it: the sum times 1 / factor^2 in single precision, to the nearest level
+    (halves to even)."""
+    area = factor * factor
+    sums = np.arange(area * 255 + 1, dtype=np.float32)
+    rounded = np.rint(sums * (np.float32(1.0) / np.float32(area))).astype(np.uint8)
+    rounded.flags.writeable = False  # shared between calls
+    return rounded
 
 
 def _located(
@@ -1072,9 +1103,9 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
     sticker_px = TRACK_2X2_STICKER_PX if previous.size == 2 else TRACK_STICKER_PX
     scale = min(1.0, sticker_px / max(_cell_width(previous.centres), 1.0))
     if scale <= 0.5:
-        # Shrunk by a whole factor, from a crop of whole blocks, area averaging takes
-        # OpenCV's fast path: a third of the time at 1920x1080 (stickers of 16 px or a
-        # little more).
+        # Shrunk by a whole factor, from a crop of whole blocks, area averaging is the mean
+        # of each block (see _shrunk): a third of the time of OpenCV's general averaging at
+        # 1920x1080 (stickers of 16 px or a little more).
         factor = int(1 / scale)
         scale = 1.0 / factor
         right = left + max(1, (right - left) // factor) * factor

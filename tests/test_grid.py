@@ -1677,6 +1677,43 @@ def test_free_regions_are_opencvs_components_with_exact_second_moments(edges) ->
         np.testing.assert_allclose(moments[label], expected, rtol=1e-9, atol=1e-9)
 
 
+@settings(deadline=None)  # the first example compiles the kernel
+@given(
+    st.integers(3, 12),
+    st.integers(1, 30),
+    st.integers(1, 30),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_shrinking_by_a_whole_factor_is_opencvs_area_averaging(
+    factor, height, width, seed, extreme
+) -> None:
+    # The first pass's image at 1920x1080 (and 1280x720) is shrunk by our block means: pixel
+    # for pixel what OpenCV's area averaging gives, so the detector's results do not change.
+    rng = np.random.default_rng(seed)
+    shape = (height * factor, width * factor, 3)
+    frame = rng.choice(np.array([0, 1, 254, 255], np.uint8), shape) if extreme else None
+    frame = rng.integers(0, 256, shape, np.uint8) if frame is None else frame
+    expected = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+    np.testing.assert_array_equal(
+        grid._shrunk(frame, (width, height)), expected.reshape(height, width, 3)
+    )
+
+
+@pytest.mark.parametrize("factor", [3, 4, 6])
+def test_every_block_sum_is_rounded_as_opencv_rounds_it(factor) -> None:
+    # One block for each possible sum of a block's levels: the sum spread over its pixels as
+    # evenly as levels allow, so every rounding case (halves included) is met once.
+    area = factor * factor
+    quotient, remainder = np.divmod(np.arange(area * 255 + 1), area)
+    blocks = quotient[:, None] + (np.arange(area)[None, :] < remainder[:, None])
+    frame = blocks.reshape(-1, factor, factor).transpose(1, 0, 2).reshape(factor, -1)
+    frame = np.repeat(frame.astype(np.uint8)[:, :, None], 3, axis=2)
+    width = frame.shape[1] // factor
+    expected = cv2.resize(frame, (width, 1), interpolation=cv2.INTER_AREA)
+    np.testing.assert_array_equal(grid._shrunk(frame, (width, 1)), expected.reshape(1, width, 3))
+
+
 def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
     # A live frame taken while the view moves: a face the region cue sees is still found,
     # one that only the last looks with fainter edges find (a dark green 3x3 in dim light,
@@ -1691,7 +1728,7 @@ def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
 @pytest.mark.parametrize(("seed", "size"), [(31, 3), (32, 2), (33, 4), (34, 5)])
 def test_tracking_follows_a_face_that_moved_in_a_full_hd_frame(seed, size) -> None:
     # Large stickers in a 1920x1080 frame: the tracking crop is shrunk by a whole factor
-    # (OpenCV's fast area averaging), from the last frame's face moved by 20 px.
+    # (the mean of each block: see _shrunk), from the last frame's face moved by 20 px.
     spec = random_scene_spec(np.random.default_rng(seed), size, resolution=(1920, 1080))
     image, truth = render_scene(spec)
     first = detect_grid(image)
