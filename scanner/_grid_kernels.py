@@ -625,29 +625,33 @@ def _doubled_angle_sums(gx: np.ndarray, gy: np.ndarray, judged: np.ndarray):
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndarray:
-    """The image (H, W, C) uint8 shrunk by a whole ``factor`` along both axes: each output
-    pixel the mean of its ``factor`` x ``factor`` block, as ``rounded[block sum]`` (see
-    grid._shrink). Rows of blocks are summed first, a whole image row at a time (the long,
-    contiguous loop the compiler vectorises), then each block's columns."""
-    height, width, channels = image.shape
+    """The BGR image (H, W, 3) uint8 shrunk by a whole ``factor`` along both axes: each
+    output pixel the mean of its ``factor`` x ``factor`` block, as ``rounded[block sum]``
+    (see grid._shrunk). Rows of blocks are summed first, a whole image row at a time (the
+    long, contiguous loop the compiler vectorises), then each block's columns, the three
+    channels side by side."""
+    height, width, _ = image.shape
     out_height, out_width = height // factor, width // factor
-    rows = image.reshape(height, width * channels)
-    out = np.empty((out_height, out_width * channels), np.uint8)
-    column_sums = np.empty(width * channels, np.uint16)
+    rows = image.reshape(height, width * 3)
+    out = np.empty((out_height, out_width * 3), np.uint8)
+    column_sums = np.empty(width * 3, np.uint16)
     for out_y in range(out_height):
         first = rows[out_y * factor]
-        for i in range(width * channels):
+        for i in range(width * 3):
             column_sums[i] = first[i]
         for k in range(1, factor):
             row = rows[out_y * factor + k]
-            for i in range(width * channels):
+            for i in range(width * 3):
                 column_sums[i] += row[i]
         for out_x in range(out_width):
-            for channel in range(channels):
-                total = 0
-                i = out_x * factor * channels + channel
-                for _ in range(factor):
-                    total += column_sums[i]
-                    i += channels
-                out[out_y, out_x * channels + channel] = rounded[total]
-    return out.reshape(out_height, out_width, channels)
+            i = out_x * factor * 3
+            blue = green = red = 0
+            for _ in range(factor):
+                blue += column_sums[i]
+                green += column_sums[i + 1]
+                red += column_sums[i + 2]
+                i += 3
+            out[out_y, out_x * 3] = rounded[blue]
+            out[out_y, out_x * 3 + 1] = rounded[green]
+            out[out_y, out_x * 3 + 2] = rounded[red]
+    return out.reshape(out_height, out_width, 3)
