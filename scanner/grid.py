@@ -1116,8 +1116,119 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
         right = left + max(1, (right - left) // factor) * factor
         bottom = top + max(1, (bottom - top) // factor) * factor
     crop = bgr[top:bottom, left:right]
-    found = _detect_scaled(crop, scale, size, (float(left), float(top)), 1)
+    lab = _working_lab(crop, scale)
+    offset = (float(left), float(top))
+    regions = _find_regions(lab)
+    if size == previous.size:
+        followed = _follow(previous, lab, regions, _to_frame(lab.shape, crop.shape, offset))
+        if followed is not None:
+            return followed
+    found = _detect_scaled(crop, scale, size, offset, 1, prepared=_pass_at(lab, regions))
     return found[0] if found else None
+
+
+FOLLOW_REACH = 0.35  # pitches a sticker may have moved since the last frame, to be followed
+FOLLOW_TOLERANCE = 0.15  # pitches a followed sticker may lie off the refitted grid
+FOLLOW_MAX_UNSEEN = 2  # cells of a followed face (of 3x3 or more) left without a sticker
+
+
+def _follow(
+    previous: FaceDetection, lab: np.ndarray, regions: _Regions, to_frame: np.ndarray
+) -> FaceDetection | None:
+    """The previous frame's face, refitted to the stickers found where its grid predicts
+    them: the tracking path's first look, which needs no lattice to be linked and searched.
+
+    Each cell takes the sticker-sized, square region nearest its predicted middle within
+    ``FOLLOW_REACH`` of a pitch; the grid is refitted to them, and again to those within
+    ``FOLLOW_TOLERANCE`` of that grid. All cells but ``FOLLOW_MAX_UNSEEN`` (all of a 2x2's)
+    must hold a sticker, its cells be flat as a face's are, and its grid not continue as a
+    board's does. Nor may a row of stickers (all but one of it, for 4x4 and up) lie along
+    one of its sides, in the ring of cells around it: a face that moved a whole
+    pitch since the last frame would be followed one row off, onto all but one row of its
+    stickers and whatever lies past its side (a coloured disc of a sticker's size takes the
+    place of one of them), with its own last row beside that grid. None otherwise: the
+    caller then searches the crop. ``lab`` and ``regions`` are the crop's working image and
+    its regions, ``to_frame`` maps the working image into the frame.
+    """
+    n = previous.size
+    lattice_h = _lattice_of_face(np.linalg.inv(to_frame) @ previous.homography)
+    coords = _cells_and_ring(n)
+    cells = coords[: n * n]
+    fitted_to = None
+    for reach in (FOLLOW_REACH, FOLLOW_TOLERANCE):
+        seen, nearest = _stickers_at_cells(lattice_h, coords, regions, reach)
+        stickers = np.where(seen[: n * n], nearest[: n * n], -1)  # each cell's, -1 for none
+        if (stickers < 0).sum() > (FOLLOW_MAX_UNSEEN if n >= 3 else 0):
+            return None
+        if fitted_to is not None and (stickers == fitted_to).all():
+            break  # the same stickers: the same fit
+        fitted_to, shown = stickers, stickers >= 0
+        lattice_h = _exact_fit(cells[shown], regions.centers[stickers[shown]])
+        if lattice_h is None:
+            return None
+    if (seen[n * n :].reshape(4, n).sum(axis=1) >= max(2, n - 1)).any():
+        return None  # a row of stickers past a side: one row off
+    face_h = _face_of_lattice(lattice_h)
+    statistics = _cell_statistics(face_h, n, lab)
+    if np.mean((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared) < MIN_FLAT_SHARE:
+        return None
+    if _grid_continues(lattice_h, n, regions, lab, colours=statistics.colour):
+        return None  # as a board's tiles do: judged as for a face found cold
+    confidence = _cell_confidence((stickers >= 0).reshape(n, n), statistics.spread)
+    return _make_detection(to_frame @ face_h, n, confidence)
+
+
+@lru_cache(maxsize=8)
+def _cells_and_ring(n: int) -> np.ndarray:
+    """Lattice coords (n * n + 4 * n, 2) of an n x n face's cells (row-major), then of the
+    ring of cells around it side by side: above, below, left and right, n each."""
+    steps = np.arange(n)
+    cells = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
+    ones = np.ones(n, int)
+    ring = [
+        np.stack([steps, -ones], 1),
+        np.stack([steps, n * ones], 1),
+        np.stack([-ones, steps], 1),
+        np.stack([n * ones, steps], 1),
+    ]
+    coords = np.concatenate([cells, *ring])
+    coords.flags.writeable = False  # shared between calls
+    return coords
+
+
+def _stickers_at_cells(
+    lattice_h: np.ndarray, coords: np.ndarray, regions: _Regions, reach: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which lattice cells (``coords``) have a region within ``reach`` pitches of their
+    middle that is square in the lattice and of a sticker's size there (a share of its
+    cell's area within ``MAX_NEIGHBOUR_AREA_RATIO`` of the median share), each region in
+    one cell at most: the mask, and each cell's nearest region."""
+    if len(regions.areas) == 0:
+        return np.zeros(len(coords), bool), np.zeros(len(coords), np.int64)
+    dist, nearest = _nearest(_warp(coords, lattice_h), regions.centers)
+    cell_areas = _cell_areas(coords, lattice_h)
+    seen = dist < reach * np.sqrt(cell_areas)
+    seen[seen] = (
+        _lattice_aspect(lattice_h, regions.centers[nearest[seen]], regions.whiten[nearest[seen]])
+        < MAX_LATTICE_ASPECT
+    )
+    share = regions.areas[nearest] / cell_areas
+    typical = _median(share[seen]) if seen.any() else 0.0
+    seen &= (share > typical / MAX_NEIGHBOUR_AREA_RATIO) & (
+        share < typical * MAX_NEIGHBOUR_AREA_RATIO
+    )
+    _, first = np.unique(nearest[seen], return_index=True)
+    unique = np.zeros(len(coords), bool)
+    unique[np.flatnonzero(seen)[first]] = True
+    return unique, nearest
+
+
+def _cell_confidence(support: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """Each cell's confidence (n, n): whether a sticker was seen there (``support``;
+    ``INFERRED_CONFIDENCE`` at most where not), times how flat its colour is (its
+    ``spread``: 1 up to 6 Lab units, 0 from 36)."""
+    uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
+    return (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
 
 
 def _cell_width(centres: np.ndarray) -> float:
@@ -1998,8 +2109,7 @@ def _score_window(
         return None
     if n == 2 and support.sum() == 3 and not _three_of_four_hold(face_h, support, lab):
         return None
-    uniform = np.clip(1.0 - (spread - 6.0) / 30.0, 0.0, 1.0)
-    confidence = (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
+    confidence = _cell_confidence(support, spread)
     # Of two faces of one cube, the one turned towards the camera is the one being shown.
     sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
     frontality = sides.min() / sides.max()
