@@ -37,7 +37,8 @@
    holds two or more colours (stripes).
 5. Rows are ordered from the face's top as seen in the image (the grid is turned by
    the quarter turn that keeps "up" within 45 degrees of the image's up). In a video,
-   a crop around the previous face is searched first (tracking).
+   the previous face is first followed to the stickers where its grid predicts them, then
+   a crop around it searched (tracking).
 
 Examples
 --------
@@ -507,8 +508,9 @@ def detect_grid(
     size
         N when known; None to detect it (2..7).
     previous
-        The detection in the previous video frame: a crop around it is searched first, at
-        a scale giving about 16 px stickers (the cheap tracking path).
+        The detection in the previous video frame: it is followed to the stickers where
+        its grid predicts them, else a crop around it is searched, at a scale giving about
+        16 px stickers (the cheap tracking path); both before the whole frame.
     thorough
         When both cues find nothing, search the regions at more scales (for a photo known
         to show a face, where time matters less than for a live frame).
@@ -1095,8 +1097,8 @@ def _pass_at(lab: np.ndarray, regions: _Regions | None = None) -> _Pass:
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
-    """Search a crop around the previous face at a scale giving ~16 px stickers (64 px for
-    a 2x2)."""
+    """Follow the previous face (:func:`_follow`), else search a crop around it, in the
+    crop at a scale giving ~16 px stickers (64 px for a 2x2)."""
     height, width = bgr.shape[:2]
     x0, y0 = previous.quad.min(axis=0)
     x1, y1 = previous.quad.max(axis=0)
@@ -1142,7 +1144,7 @@ def _follow(
     ``FOLLOW_REACH`` of a pitch; the grid is refitted to them, and again to those within
     ``FOLLOW_TOLERANCE`` of that grid. All cells but ``FOLLOW_MAX_UNSEEN`` (all of a 2x2's)
     must hold a sticker, its cells be flat as a face's are, and its grid not continue as a
-    board's does. Nor may a row of stickers (all but one of it, for 4x4 and up) lie along
+    board's does. Nor may a row of stickers (all but one of it; all of a 2x2's) lie along
     one of its sides, in the ring of cells around it: a face that moved a whole
     pitch since the last frame would be followed one row off, onto all but one row of its
     stickers and whatever lies past its side (a coloured disc of a sticker's size takes the
