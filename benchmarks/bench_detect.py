@@ -9,7 +9,8 @@ first) on each frame that gave a face, given its own detection: the cost of a fa
 still in a video (``bench_session.py`` measures it on faces that move between frames).
 
 The peer the issue names, a contour-based 3x3 scanner (:mod:`peer_contour`), runs on the
-same frames: its milliseconds, and how many faces each finds right (all nine sticker
+same frames: its milliseconds (beside ours, cold and tracking, timed alternating with it),
+and how many faces each finds right (all nine sticker
 centres within a quarter of a pitch of the truth, in any order), on the frames above and
 on frames drawn inside the peer's own window (a stickered or stickerless face turned at
 most 10 degrees, neither blurred nor occluded, its stickers 30-60 px wide at 640x480).
