@@ -1097,8 +1097,9 @@ def _pass_at(lab: np.ndarray, regions: _Regions | None = None) -> _Pass:
 
 
 def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
-    """Follow the previous face (:func:`_follow`), else search a crop around it, in the
-    crop at a scale giving ~16 px stickers (64 px for a 2x2)."""
+    """Follow the previous face (:func:`_follow`), else search a crop around it (a face
+    found there must pass :func:`_not_a_face`), in the crop at a scale giving ~16 px
+    stickers (64 px for a 2x2)."""
     height, width = bgr.shape[:2]
     x0, y0 = previous.quad.min(axis=0)
     x1, y1 = previous.quad.max(axis=0)
@@ -1126,7 +1127,9 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
         if followed is not None:
             return followed
     found = _detect_scaled(crop, scale, size, offset, 1, prepared=_pass_at(lab, regions))
-    return found[0] if found else None
+    # Found afresh in the crop, the face is judged as one found cold: after the cube left
+    # the view, a board or keyboard keys where it was would be taken for it.
+    return found[0] if found and not _not_a_face(bgr, found[0]) else None
 
 
 FOLLOW_REACH = 0.35  # pitches a sticker may have moved since the last frame, to be followed

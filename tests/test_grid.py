@@ -1781,6 +1781,18 @@ def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch
     assert grid._track(image, 3, moved) is None
 
 
+def test_a_grid_found_where_the_face_was_is_judged_as_a_cold_one(monkeypatch) -> None:
+    # The cube left the view: the crop search around where its 4x4 was finds a grid in the
+    # clutter there, which the checks a cold face passes refuse.
+    spec = random_scene_spec(np.random.default_rng(23), 4, resolution=(640, 480), hard=False)
+    previous = detect_grid(render_scene(spec)[0])
+    assert previous is not None and previous.size == 4
+    image = render_clutter(np.random.default_rng(21), (640, 480))
+    assert detect_grid(image, previous=previous) is None
+    monkeypatch.setattr(grid, "_not_a_face", lambda *args: False)
+    assert grid._track(image, 4, previous) is not None
+
+
 def test_a_face_taken_away_is_not_followed(monkeypatch) -> None:
     spec = random_scene_spec(np.random.default_rng(45), 3, resolution=(640, 480), hard=False)
     first = detect_grid(render_scene(spec)[0])
