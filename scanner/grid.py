@@ -1240,7 +1240,7 @@ def _cell_width(centres: np.ndarray) -> float:
     """Median distance between neighbouring cell centres, px."""
     d_col = np.linalg.norm(np.diff(centres, axis=1), axis=-1)
     d_row = np.linalg.norm(np.diff(centres, axis=0), axis=-1)
-    return float(np.median(np.concatenate([d_col.ravel(), d_row.ravel()])))
+    return float(_median(np.concatenate([d_col.ravel(), d_row.ravel()])))
 
 
 def _detect_scaled(
