@@ -1145,8 +1145,9 @@ def _follow(
 
     Each cell takes the sticker-sized, square region nearest its predicted middle within
     ``FOLLOW_REACH`` of a pitch; the grid is refitted to them, and again to those within
-    ``FOLLOW_TOLERANCE`` of that grid. All cells but ``FOLLOW_MAX_UNSEEN`` (all of a 2x2's)
-    must hold a sticker, its cells be flat as a face's are, and its grid not continue as a
+    ``FOLLOW_TOLERANCE`` of that grid. All cells but ``FOLLOW_MAX_UNSEEN`` (but one of a
+    2x2's, whose three must hold as a face's: :func:`_three_of_four_hold`) must hold a
+    sticker, its cells be flat as a face's are, and its grid not continue as a
     board's does. Nor may a row of stickers (all but one of it; all of a 2x2's) lie along
     one of its sides, in the ring of cells around it: a face that moved a whole
     pitch since the last frame would be followed one row off, onto all but one row of its
@@ -1163,7 +1164,7 @@ def _follow(
     for reach in (FOLLOW_REACH, FOLLOW_TOLERANCE):
         seen, nearest = _stickers_at_cells(lattice_h, coords, regions, reach)
         stickers = np.where(seen[: n * n], nearest[: n * n], -1)  # each cell's, -1 for none
-        if (stickers < 0).sum() > (FOLLOW_MAX_UNSEEN if n >= 3 else 0):
+        if (stickers < 0).sum() > (FOLLOW_MAX_UNSEEN if n >= 3 else 1):
             return None
         if fitted_to is not None and (stickers == fitted_to).all():
             break  # the same stickers: the same fit
@@ -1174,12 +1175,15 @@ def _follow(
     if (seen[n * n :].reshape(4, n).sum(axis=1) >= max(2, n - 1)).any():
         return None  # a row of stickers past a side: one row off
     face_h = _face_of_lattice(lattice_h)
+    support = (stickers >= 0).reshape(n, n)
+    if n == 2 and not support.all() and not _three_of_four_hold(face_h, support, lab):
+        return None
     statistics = _cell_statistics(face_h, n, lab)
     if np.mean((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared) < MIN_FLAT_SHARE:
         return None
     if _grid_continues(lattice_h, n, regions, lab, colours=statistics.colour):
         return None  # as a board's tiles do: judged as for a face found cold
-    confidence = _cell_confidence((stickers >= 0).reshape(n, n), statistics.spread)
+    confidence = _cell_confidence(support, statistics.spread)
     return _make_detection(to_frame @ face_h, n, confidence)
 
 

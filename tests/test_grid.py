@@ -1765,6 +1765,21 @@ def test_a_face_that_moved_a_little_is_followed_without_a_search(seed, size, mon
     np.testing.assert_allclose(followed.centres, first.centres, atol=0.1 * pitch)
 
 
+@pytest.mark.parametrize("seed", [19, 27, 32])
+def test_a_2x2_with_a_sticker_unseen_is_followed_on_its_other_three(seed, monkeypatch) -> None:
+    # Glare or a finger leaves one of a 2x2's four stickers without a region: the three seen
+    # hold as a face's (as a cold 2x2's must), so it is followed, its fourth cell inferred
+    # (a flat one: confidence INFERRED_CONFIDENCE).
+    spec = random_scene_spec(np.random.default_rng(seed), 2, resolution=(640, 480))
+    image, truth = render_scene(spec)
+    first = detect_grid(image)
+    assert _matches(first, truth)
+    monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
+    followed = grid._track(image, 2, first)
+    assert _matches(followed, truth)
+    assert np.isclose(followed.confidence, grid.INFERRED_CONFIDENCE).sum() == 1
+
+
 def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch) -> None:
     # Moved one pitch along its columns since the last frame, the old grid lies one row off:
     # on six of the face's stickers, a magenta disc of a sticker's size and the table. Its
