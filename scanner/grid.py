@@ -1192,7 +1192,7 @@ def _cells_and_ring(n: int) -> np.ndarray:
     """Lattice coords (n * n + 4 * n, 2) of an n x n face's cells (row-major), then of the
     ring of cells around it side by side: above, below, left and right, n each."""
     steps = np.arange(n)
-    cells = np.stack(np.meshgrid(steps, steps), axis=-1).reshape(-1, 2)
+    cells = _cell_middles(n) - 0.5  # lattice coords: cell middles at whole numbers
     ones = np.ones(n, int)
     ring = [
         np.stack([steps, -ones], 1),
