@@ -655,3 +655,131 @@ def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndar
             out[out_y, out_x * 3 + 1] = rounded[green]
             out[out_y, out_x * 3 + 2] = rounded[red]
     return out.reshape(out_height, out_width, 3)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The homography (3x3, [2, 2] = 1) taking ``source`` to ``target`` ((K, 2), K >= 4)
+    with the least squared reprojection error in the target, or all NaN when the points fix
+    none. The normalised direct linear transform's solution, refined by Gauss-Newton steps
+    on the reprojection error while they lower it."""
+    count = len(source)
+    nan = np.full((3, 3), np.nan)
+    # Each point set centred and scaled to a mean distance of root two (Hartley), so that
+    # the linear system weighs its rows alike.
+    norms = np.zeros((2, 3, 3))
+    for k, points in enumerate((source, target)):
+        mx, my = points[:, 0].mean(), points[:, 1].mean()
+        spread = np.sqrt((points[:, 0] - mx) ** 2 + (points[:, 1] - my) ** 2).mean()
+        if spread < 1e-12:
+            return nan
+        s = np.sqrt(2.0) / spread
+        norms[k, 0, 0], norms[k, 1, 1], norms[k, 2, 2] = s, s, 1.0
+        norms[k, 0, 2], norms[k, 1, 2] = -s * mx, -s * my
+    system = np.zeros((2 * count, 9))
+    for i in range(count):
+        x = norms[0, 0, 0] * source[i, 0] + norms[0, 0, 2]
+        y = norms[0, 1, 1] * source[i, 1] + norms[0, 1, 2]
+        u = norms[1, 0, 0] * target[i, 0] + norms[1, 0, 2]
+        v = norms[1, 1, 1] * target[i, 1] + norms[1, 1, 2]
+        system[2 * i, 0:3] = x, y, 1.0
+        system[2 * i, 6:9] = -u * x, -u * y, -u
+        system[2 * i + 1, 3:6] = x, y, 1.0
+        system[2 * i + 1, 6:9] = -v * x, -v * y, -v
+    # The null vector of the system: the eigenvector of its normal matrix with the least
+    # eigenvalue (eigh sorts them ascending).
+    _, vectors = np.linalg.eigh(system.T @ system)
+    normalised = np.ascontiguousarray(vectors[:, 0]).reshape(3, 3)
+    homography = np.linalg.solve(norms[1], normalised @ norms[0])
+    if not np.isfinite(homography).all() or abs(homography[2, 2]) < 1e-12:
+        return nan
+    homography = homography / homography[2, 2]
+    return _refined(homography, source, target)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _refined(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Levenberg-Marquardt steps on the eight free entries of ``homography`` (its [2, 2]
+    stays 1) against the squared reprojection error: ten at most, as OpenCV takes."""
+    best = homography.copy()
+    best_error = _reprojection_error(best, source, target)
+    normal, gradient = _normal_equations(best, source, target)
+    damping = 1e-3 * max(np.diag(normal).mean(), 1e-12)
+    for _ in range(10):
+        damped = normal + damping * np.eye(8)
+        step = np.linalg.solve(damped, -gradient)
+        trial = best.copy()
+        for k in range(8):
+            trial[k // 3, k % 3] += step[k]
+        error = _reprojection_error(trial, source, target)
+        if error < best_error:
+            converged = best_error - error <= 1e-12 * best_error
+            best, best_error = trial, error
+            if converged:
+                break
+            normal, gradient = _normal_equations(best, source, target)
+            damping /= 10.0
+        else:
+            damping *= 10.0
+    return best
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _normal_equations(homography: np.ndarray, source: np.ndarray, target: np.ndarray):
+    """J^T J and J^T r of the reprojection residuals r over the eight free entries."""
+    h = homography
+    normal, gradient, row = np.zeros((8, 8)), np.zeros(8), np.zeros(8)
+    for i in range(len(source)):
+        x, y = source[i, 0], source[i, 1]
+        w = h[2, 0] * x + h[2, 1] * y + 1.0
+        if abs(w) < 1e-12:
+            w = 1e-12
+        for axis in range(2):
+            mapped = (h[axis, 0] * x + h[axis, 1] * y + h[axis, 2]) / w
+            row[:] = 0.0
+            row[3 * axis], row[3 * axis + 1], row[3 * axis + 2] = x / w, y / w, 1.0 / w
+            row[6], row[7] = -mapped * x / w, -mapped * y / w
+            residual = mapped - target[i, axis]
+            for a in range(8):
+                gradient[a] += row[a] * residual
+                for b in range(8):
+                    normal[a, b] += row[a] * row[b]
+    return normal, gradient
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _reprojection_error(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> float:
+    mapped = _project(source, homography)
+    return ((mapped - target) ** 2).sum()
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _sticker_matches(
+    lattice_h: np.ndarray,
+    coords: np.ndarray,
+    centers: np.ndarray,
+    whiten: np.ndarray,
+    areas: np.ndarray,
+    reach: float,
+    max_aspect: float,
+    max_area_ratio: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each lattice cell (``coords``): whether a region matches it (nearest its middle
+    within ``reach`` pitches, square in the lattice within ``max_aspect``, its share of the
+    cell's area within ``max_area_ratio`` of the matches' median share, and no earlier cell
+    matched to it), and its nearest region."""
+    dist, nearest = _nearest(_project(coords, lattice_h), centers)
+    cell_areas = _pitch_cell_areas(coords, lattice_h)
+    seen = dist < reach * np.sqrt(cell_areas)
+    candidates = nearest[seen]
+    _, shape = _lattice_shapes(np.linalg.inv(lattice_h), centers[candidates], whiten[candidates])
+    seen[np.flatnonzero(seen)] = _elongation(shape) < max_aspect
+    share = areas[nearest] / cell_areas
+    typical = np.median(share[seen]) if seen.any() else 0.0
+    matched = np.zeros(len(coords), np.bool_)
+    taken = np.zeros(len(centers), np.bool_)
+    for i in range(len(coords)):
+        sized = typical / max_area_ratio < share[i] < typical * max_area_ratio
+        if seen[i] and sized and not taken[nearest[i]]:
+            matched[i], taken[nearest[i]] = True, True
+    return matched, nearest

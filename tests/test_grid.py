@@ -1714,6 +1714,38 @@ def test_every_block_sum_is_rounded_as_opencv_rounds_it(factor) -> None:
     np.testing.assert_array_equal(grid._shrunk(frame, (width, 1)), expected.reshape(1, width, 3))
 
 
+@settings(deadline=None)  # the first example compiles the kernel
+@given(
+    st.integers(3, 7),
+    st.floats(0.0, 35.0),
+    st.floats(-180.0, 180.0),
+    st.floats(0.0, 1.5),
+    st.integers(0, 2**32 - 1),
+)
+def test_the_fitted_homography_reprojects_as_well_as_opencvs(
+    n: int, tilt: float, turn: float, noise: float, seed: int
+) -> None:
+    # A face's lattice (some cells unseen) seen tilted and turned, its centres off by up to
+    # ``noise`` px: the fit's squared reprojection error is OpenCV's least-squares one (its
+    # method 0), and with no noise it gives the homography back.
+    rng = np.random.default_rng(seed)
+    coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
+    coords = coords[rng.random(len(coords)) < 0.8]
+    if grid._too_few_for_perspective(coords):
+        coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
+    c, s, t = math.cos(math.radians(turn)), math.sin(math.radians(turn)), math.radians(tilt)
+    truth = np.array([[40 * c, -40 * s, 300], [40 * s, 40 * c, 200], [math.sin(t) / 400, 0, 1]])
+    exact = grid._warp(coords, truth)
+    np.testing.assert_allclose(grid._exact_fit(coords, exact), truth, rtol=1e-6, atol=1e-9)
+    points = exact + rng.normal(0.0, noise, exact.shape)
+
+    def error(homography: np.ndarray) -> float:
+        return float(((grid._warp(coords, homography) - points) ** 2).sum())
+
+    opencv = cv2.findHomography(coords, points)[0]
+    assert error(grid._exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9
+
+
 def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
     # A live frame taken while the view moves: a face the region cue sees is still found,
     # one that only the last looks with fainter edges find (a dark green 3x3 in dim light,
