@@ -783,3 +783,28 @@ def _sticker_matches(
         if seen[i] and sized and not taken[nearest[i]]:
             matched[i], taken[nearest[i]] = True, True
     return matched, nearest
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
+    """Each region's compactness (its area over 12 root-determinants of its covariance: 1
+    for a filled square), elongation (the root of its covariance's eigenvalue ratio) and
+    whitening (see grid._whitening), from its variances (K, 3: xx, yy, xy about its
+    centroid), area and sticker side."""
+    count = len(areas)
+    compact, elongation = np.empty(count), np.empty(count)
+    whiten = np.empty((count, 2, 2))
+    for i in range(count):
+        a, c, b = variances[i, 0], variances[i, 1], variances[i, 2]
+        det = max(a * c - b * b, 1e-9)
+        compact[i] = areas[i] / (12.0 * np.sqrt(det))
+        half_trace = (a + c) / 2
+        disc = np.sqrt(max(half_trace * half_trace - det, 0.0))
+        elongation[i] = np.sqrt((half_trace + disc) / max(half_trace - disc, 1e-9))
+        # cov^(-1/2) = adj(cov + s I) / (s t), s = sqrt(det cov), t = sqrt(trace + 2 s).
+        s = np.sqrt(a * c - b * b)
+        t = np.sqrt(a + c + 2 * s)
+        scale = np.sqrt(areas[i] / 12.0) / (sides[i] * s * t)  # a unit square's variance: 1/12
+        whiten[i, 0, 0], whiten[i, 0, 1] = (c + s) * scale, -b * scale
+        whiten[i, 1, 0], whiten[i, 1, 1] = -b * scale, (a + s) * scale
+    return compact, elongation, whiten

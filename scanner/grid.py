@@ -82,6 +82,7 @@ from scanner._grid_kernels import (
     _on_one_line_but_one,
     _pitch_cell_areas,
     _project,
+    _region_shapes,
     _sticker_matches,
     _suppressed,
     _washed_cells,
@@ -1394,21 +1395,16 @@ def _find_regions(
             np.zeros((0, 2)),
             np.zeros((0, 2, 2)),
         )
-    sxx, syy, sxy = (moments[index] / area[index, None]).T
-    det = np.maximum(sxx * syy - sxy * sxy, 1e-9)
-    compact = area[index] / (12.0 * np.sqrt(det))
-    trace = sxx + syy
-    disc = np.sqrt(np.maximum(trace * trace / 4 - det, 0))
-    elongation = np.sqrt((trace / 2 + disc) / np.maximum(trace / 2 - disc, 1e-9))
+    compact, elongation, frames = _region_shapes(
+        moments[index] / area[index, None], area[index], _sticker_sides(area[index])
+    )
     compact_ok = (compact > 0.82) & (compact < 1.12)
     good = compact_ok & (elongation < max_elongation)
     rows = compact_ok & ~good & (elongation < MAX_BLOCK_STICKERS + 0.5)
-    cov = np.stack([np.stack([sxx, sxy], -1), np.stack([sxy, syy], -1)], -2)
     row_centers = centroids[index[rows]] - 0.5
-    row_whiten = _whitening(cov[rows], area[index[rows]])
-    index, cov = index[good], cov[good]
+    row_whiten = frames[rows]
+    index, whiten = index[good], frames[good]
     areas = area[index]
-    whiten = _whitening(cov, areas)
     sides = _sticker_sides(areas)
     # Edges grow right and down only, into the regions past them: every region lost a pixel
     # row and column at its top and left, and its centroid sits half a pixel down-right of
@@ -1470,13 +1466,8 @@ def _whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
     (cov + s I) / t, with s = sqrt(det cov) and t = sqrt(trace cov + 2 s), whose inverse is
     adj(cov + s I) / (s t).
     """
-    a, b, c = cov[:, 0, 0], cov[:, 0, 1], cov[:, 1, 1]
-    s = np.sqrt(a * c - b * b)
-    t = np.sqrt(a + c + 2 * s)
-    inv_sqrt = np.stack([np.stack([c + s, -b], -1), np.stack([-b, a + s], -1)], -2)
-    # A square of side 1 has variance 1/12 along each axis.
-    scale = np.sqrt(areas / 12.0) / (_sticker_sides(areas) * s * t)
-    return inv_sqrt * scale[:, None, None]
+    variances = np.stack([cov[:, 0, 0], cov[:, 1, 1], cov[:, 0, 1]], -1)
+    return _region_shapes(variances, areas, _sticker_sides(areas))[2]
 
 
 def _sticker_sides(areas: np.ndarray) -> np.ndarray:
