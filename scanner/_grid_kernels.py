@@ -808,3 +808,44 @@ def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
         whiten[i, 0, 0], whiten[i, 0, 1] = (c + s) * scale, -b * scale
         whiten[i, 1, 0], whiten[i, 1, 1] = -b * scale, (a + s) * scale
     return compact, elongation, whiten
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
+    """Of each cell of a rectified n x n face (``patch``: (n * cell_px, n * cell_px, 3)
+    8-bit), the pixels of its inner patch (all but a border of two pixels), (n, n, K, 3);
+    their median per channel (n, n, 3) float32; and their spread, the largest over the
+    channels of the interquartile range (quartiles interpolated linearly between ranks, as
+    ``np.percentile`` does), (n, n)."""
+    side = cell_px - 4
+    count = side * side
+    inner = np.empty((n, n, count, 3), np.uint8)
+    median = np.empty((n, n, 3), np.float32)
+    spread = np.zeros((n, n))
+    ordered = np.empty(count, np.float64)
+    last = count - 1
+    for row in range(n):
+        for col in range(n):
+            for k in range(count):
+                y, x = row * cell_px + 2 + k // side, col * cell_px + 2 + k % side
+                for c in range(3):
+                    inner[row, col, k, c] = patch[y, x, c]
+            for c in range(3):
+                for k in range(count):
+                    ordered[k] = inner[row, col, k, c]
+                ordered.sort()
+                middle = last / 2
+                low, high = int(np.floor(middle)), int(np.ceil(middle))
+                median[row, col, c] = (ordered[low] + ordered[high]) / 2
+                q25 = _rank(ordered, last * 0.25)
+                q75 = _rank(ordered, last * 0.75)
+                spread[row, col] = max(spread[row, col], q75 - q25)
+    return inner, median, spread
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _rank(ordered: np.ndarray, place: float) -> float:
+    """The value at a fractional rank of sorted values, linearly interpolated."""
+    below = int(np.floor(place))
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (place - below)

@@ -75,6 +75,7 @@ from scanner._grid_kernels import (
     _free_region_stats,
     _glared_cells,
     _grow_lattices,
+    _inner_patch_statistics,
     _lattice_shapes,
     _least_squares_homography,
     _nearest,
@@ -3205,16 +3206,8 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatis
     patch = cv2.warpPerspective(
         lab, rectify, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    cells = patch.reshape(n, cell_px, n, cell_px, 3).transpose(0, 2, 1, 3, 4)
-    # The 16 inner pixels of each cell, sorted: the median and the quartiles (linear
-    # interpolation, as np.percentile) are read off at fixed ranks.
-    inner = cells[:, :, 2:-2, 2:-2].reshape(n, n, -1, 3)
-    ordered = np.sort(inner, axis=2).astype(np.float32)
-    median = (ordered[:, :, 7] + ordered[:, :, 8]) / 2
+    inner, median, spread = _inner_patch_statistics(patch, n, cell_px)  # 16 pixels a cell
     lightness, chroma = _lightness_and_chroma(median)
-    q25 = ordered[:, :, 4] - (ordered[:, :, 4] - ordered[:, :, 3]) * 0.25
-    q75 = ordered[:, :, 11] + (ordered[:, :, 12] - ordered[:, :, 11]) * 0.25
-    spread = (q75 - q25).max(axis=-1).astype(float)  # exact: quarters of integers
     return _CellStatistics(lightness, chroma, spread, _glared(inner), median)
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scanner import grid
-from scanner._grid_kernels import _free_region_stats, _on_one_line
+from scanner._grid_kernels import _free_region_stats, _inner_patch_statistics, _on_one_line
 from scanner.grid import (
     EDGE_THRESHOLDS,
     REGION_COARSE_SIDE,
@@ -1744,6 +1744,26 @@ def test_the_fitted_homography_reprojects_as_well_as_opencvs(
 
     opencv = cv2.findHomography(coords, points)[0]
     assert error(grid._exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9
+
+
+@settings(deadline=None)  # the first example compiles the kernel
+@given(st.integers(2, 7), st.integers(0, 2**32 - 1), st.booleans())
+def test_cell_statistics_are_the_inner_patches_medians_and_quartile_ranges(
+    n: int, seed: int, extreme: bool
+) -> None:
+    # Each cell of a rectified face: its inner 4 x 4 pixels, their median per channel and
+    # the largest interquartile range over the channels, as NumPy's percentiles give them.
+    rng = np.random.default_rng(seed)
+    shape = (8 * n, 8 * n, 3)
+    levels = np.array([0, 1, 128, 254, 255], np.uint8)
+    patch = rng.choice(levels, shape) if extreme else rng.integers(0, 256, shape, np.uint8)
+    inner, median, spread = _inner_patch_statistics(patch, n, 8)
+    for row, col in np.ndindex(n, n):
+        pixels = patch[8 * row + 2 : 8 * row + 6, 8 * col + 2 : 8 * col + 6].reshape(-1, 3)
+        np.testing.assert_array_equal(inner[row, col], pixels)
+        np.testing.assert_array_equal(median[row, col], np.median(pixels, axis=0))
+        low, high = np.percentile(pixels.astype(float), [25, 75], axis=0)
+        assert spread[row, col] == (high - low).max()
 
 
 def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
