@@ -661,8 +661,7 @@ def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndar
 def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The homography (3x3, [2, 2] = 1) taking ``source`` to ``target`` ((K, 2), K >= 4)
     with the least squared reprojection error in the target, or all NaN when the points fix
-    none. The normalised direct linear transform's solution, refined by Gauss-Newton steps
-    on the reprojection error while they lower it."""
+    none: the normalised direct linear transform's solution, refined (:func:`_refined`)."""
     count = len(source)
     nan = np.full((3, 3), np.nan)
     # Each point set centred and scaled to a mean distance of root two (Hartley), so that
