@@ -848,3 +848,29 @@ def _rank(ordered: np.ndarray, place: float) -> float:
     below = int(np.floor(place))
     above = min(below + 1, len(ordered) - 1)
     return ordered[below] + (ordered[above] - ordered[below]) * (place - below)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np.ndarray:
+    """``np.percentile`` (linear interpolation between the neighbouring ranks, from the
+    nearer one as NumPy interpolates) of an 8-bit image's every ``step``-th pixel along
+    both axes, read off the histogram of its levels."""
+    counts = np.zeros(256, np.int64)
+    for y in range(0, image.shape[0], step):
+        for x in range(0, image.shape[1], step):
+            counts[image[y, x]] += 1
+    cumulative = np.cumsum(counts)
+    last = cumulative[-1] - 1
+    out = np.empty(len(percents))
+    for i in range(len(percents)):
+        place = last * (percents[i] / 100)
+        below = int(np.floor(place))
+        above = min(below + 1, last)
+        lower = float(np.searchsorted(cumulative, below, side="right"))
+        upper = float(np.searchsorted(cumulative, above, side="right"))
+        weight = place - below
+        if weight >= 0.5:
+            out[i] = upper - (upper - lower) * (1 - weight)
+        else:
+            out[i] = lower + (upper - lower) * weight
+    return out

@@ -78,6 +78,7 @@ from scanner._grid_kernels import (
     _inner_patch_statistics,
     _lattice_shapes,
     _least_squares_homography,
+    _level_percentiles,
     _nearest,
     _on_one_line,
     _on_one_line_but_one,
@@ -1358,7 +1359,7 @@ MIN_DENOISED_SIZE = 3  # the smallest face looked for with it
 def _edges(lab: np.ndarray, thresholds: EdgeThresholds = EDGE_THRESHOLDS) -> np.ndarray:
     (light_low, light_high), (chroma_low, chroma_high) = thresholds
     lightness, a, b = cv2.split(lab)
-    low, high = _percentiles(lightness[::4, ::4].ravel(), (2, 98))
+    low, high = _level_percentiles(lightness, 4, np.array([2.0, 98.0]))
     # A dim frame's lightness is stretched, but only so far: its noise is stretched with it,
     # and in the dark, where lightness rises steeply, each grey level is several L units.
     gain = 255.0 / max(float(high - low), 255.0 / MAX_LIGHTNESS_STRETCH)
@@ -2054,22 +2055,6 @@ def _median(values: np.ndarray) -> float:
     ordered = np.sort(values)
     half = len(ordered) // 2
     return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
-
-
-def _percentiles(values: np.ndarray, percents: tuple[float, ...]) -> list[float]:
-    """``np.percentile`` of a 1-D array (the same values: linear interpolation between the
-    neighbouring ranks), without its overhead."""
-    last = len(values) - 1
-    places = last * (np.asarray(percents, float) / 100)
-    below = np.floor(places).astype(np.int64)
-    above = np.minimum(below + 1, last)
-    ordered = np.partition(values, np.unique(np.concatenate([below, above])))
-    lower, upper = ordered[below].astype(float), ordered[above].astype(float)
-    weight = places - below
-    # From the nearer rank, as NumPy interpolates.
-    return np.where(
-        weight >= 0.5, upper - (upper - lower) * (1 - weight), lower + (upper - lower) * weight
-    ).tolist()
 
 
 def _cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
