@@ -874,3 +874,47 @@ def _level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np
         else:
             out[i] = lower + (upper - lower) * weight
     return out
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _ring_squares(
+    ring: np.ndarray,
+    n: int,
+    homography: np.ndarray,
+    centres: np.ndarray,
+    whiten: np.ndarray,
+    box_fill: np.ndarray,
+    max_aspect: float,
+    max_squash: float,
+    max_fill_difference: float,
+) -> np.ndarray:
+    """For each cell of the rings around an n x n window (``ring``, lattice coords) and the
+    region nearest it (``centres``, ``whiten``, ``box_fill``: one per cell): whether that
+    region is a square of the lattice there (see grid._lattice_continues). Its shape in
+    lattice units is square within ``max_aspect``; not squashed across the window's side
+    (narrower across it than along it by ``max_squash``), as the next face of a cube is where
+    it bends away; and it fills its bounding box as the lattice's cell there fills its own
+    (within ``max_fill_difference``), as tiles and keys lined up with the lattice do."""
+    _, shape = _lattice_shapes(np.linalg.inv(homography), centres, whiten)
+    square = _elongation(shape) < max_aspect
+    areas = _pitch_cell_areas(ring, homography)
+    corners = np.empty((4 * len(ring), 2))
+    for i in range(len(ring)):
+        for k, (dx, dy) in enumerate(((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))):
+            corners[4 * i + k, 0] = ring[i, 0] + dx
+            corners[4 * i + k, 1] = ring[i, 1] + dy
+    quads = _project(corners, homography)
+    for i in range(len(ring)):
+        along_x = np.sqrt(shape[i, 0, 0] ** 2 + shape[i, 0, 1] ** 2)
+        along_y = np.sqrt(shape[i, 1, 0] ** 2 + shape[i, 1, 1] ** 2)
+        across_rows = ring[i, 1] < 0 or ring[i, 1] >= n
+        across_cols = ring[i, 0] < 0 or ring[i, 0] >= n
+        if across_rows and not across_cols and along_y * max_squash < along_x:
+            square[i] = False
+        if across_cols and not across_rows and along_x * max_squash < along_y:
+            square[i] = False
+        quad = quads[4 * i : 4 * i + 4]
+        box = (quad[:, 0].max() - quad[:, 0].min()) * (quad[:, 1].max() - quad[:, 1].min())
+        if not abs(box_fill[i] - areas[i] / max(box, 1e-9)) < max_fill_difference:
+            square[i] = False
+    return square

@@ -85,6 +85,7 @@ from scanner._grid_kernels import (
     _pitch_cell_areas,
     _project,
     _region_shapes,
+    _ring_squares,
     _sticker_matches,
     _suppressed,
     _washed_cells,
@@ -2503,27 +2504,22 @@ def _lattice_continues(
     if close[first].sum() < 2 and not (along_a_side and (sides @ close >= along).any()):
         return False  # too few regions near the rings for either rule below
     # Only count regions of about the lattice's cell size (``similar``: a cube's neighbour
-    # face or a sheet of background texture is not a continuation), roughly square unless
-    # the frame's edge may cut it, and not squashed across the window's side, as the next
-    # face of the cube is where it bends away.
-    _, shape = _shapes_in_lattice(
-        np.linalg.inv(homography), regions.centers[idx], regions.whiten[idx]
+    # face or a sheet of background texture is not a continuation) that are squares of the
+    # lattice, unless the frame's edge may cut them: roughly square in it, not squashed
+    # across the window's side, as the next face of the cube is where it bends away, and
+    # lined up with it, as tiles and keys are (a square object turned against it fills its
+    # bounding box unlike a cell of the lattice there does).
+    square = _ring_squares(
+        ring,
+        n,
+        homography,
+        regions.centers[idx],
+        regions.whiten[idx],
+        regions.box_fill[idx],
+        MAX_EXTRAPOLATED_ASPECT,
+        MAX_LATTICE_ASPECT,
+        MAX_FILL_DIFFERENCE,
     )
-    extent = np.linalg.norm(shape, axis=2)  # along the lattice's x and y axes
-    square = _elongation(shape) < MAX_EXTRAPOLATED_ASPECT
-    across_rows = (ring[:, 1] < 0) | (ring[:, 1] >= n)
-    across_cols = (ring[:, 0] < 0) | (ring[:, 0] >= n)
-    squashed = (across_rows & ~across_cols & (extent[:, 1] * MAX_LATTICE_ASPECT < extent[:, 0])) | (
-        across_cols & ~across_rows & (extent[:, 0] * MAX_LATTICE_ASPECT < extent[:, 1])
-    )
-    square &= ~squashed
-    # ... and lined up with the lattice, as tiles and keys are: a square object turned
-    # against it fills its bounding box unlike a cell of the lattice there does.
-    corners = ring[:, None] + np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    cell_quads = _warp(corners.reshape(-1, 2), homography).reshape(-1, 4, 2)
-    box = np.ptp(cell_quads, axis=1).prod(axis=1)
-    cell_fill = _cell_areas(ring, homography) / np.maximum(box, 1e-9)
-    square &= np.abs(regions.box_fill[idx] - cell_fill) < MAX_FILL_DIFFERENCE
     margin = 0.5 * pitch
     at_edge = (
         (predicted[:, 0] < margin)

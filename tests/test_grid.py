@@ -18,6 +18,7 @@ from scanner._grid_kernels import (
     _inner_patch_statistics,
     _level_percentiles,
     _on_one_line,
+    _ring_squares,
 )
 from scanner.grid import (
     EDGE_THRESHOLDS,
@@ -1774,6 +1775,31 @@ def test_cell_statistics_are_the_inner_patches_medians_and_quartile_ranges(
         np.testing.assert_array_equal(median[row, col], np.median(pixels, axis=0))
         low, high = np.percentile(pixels.astype(float), [25, 75], axis=0)
         assert spread[row, col] == (high - low).max()
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_ring_squares_are_the_lattices_own_cells(n: int) -> None:
+    # Regions shaped as the lattice's own cells (20 px, upright) on every ring cell are
+    # squares of the lattice; turned 45 degrees (filling half their bounding box) none is;
+    # half as wide again along the lattice's x, they are squashed across the rows above and
+    # below the window but not beside it, where x runs across its side.
+    ring = grid._rings(n)[0]
+    homography = np.array([[20.0, 0.0, 200.0], [0.0, 20.0, 150.0], [0.0, 0.0, 1.0]])
+    centres = grid._warp(ring, homography)
+
+    def squares(var_x: float, var_y: float, box_fill: float) -> np.ndarray:
+        cov = np.array([[[var_x, 0.0], [0.0, var_y]]] * len(ring))
+        area = np.sqrt(12 * var_x * 12 * var_y)
+        whiten = grid._whitening(cov, np.full(len(ring), area))
+        fill = np.full(len(ring), box_fill)
+        return _ring_squares(ring, n, homography, centres, whiten, fill, 2.0, 1.3, 0.2)
+
+    side = 18.0**2 / 12  # a region's variance: its sticker less the edges around it
+    assert squares(side, side, 1.0).all()
+    assert not squares(side, side, 0.5).any()
+    wide = squares(1.5**2 * side, side, 1.0)
+    beside = (ring[:, 0] < 0) | (ring[:, 0] >= n)
+    np.testing.assert_array_equal(wide, beside)
 
 
 def test_a_frame_in_motion_gets_the_region_cue_only() -> None:
