@@ -661,39 +661,67 @@ def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndar
 def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The homography (3x3, [2, 2] = 1) taking ``source`` to ``target`` ((K, 2), K >= 4)
     with the least squared reprojection error in the target, or all NaN when the points fix
-    none: the normalised direct linear transform's solution, refined (:func:`_refined`)."""
+    none: the normalised direct linear transform's solution, refined (:func:`_refined`).
+
+    Solved by hand-written elimination (:func:`_solve`), not LAPACK: numba compiles a
+    LAPACK call into each kernel, for seconds on first use."""
     count = len(source)
     nan = np.full((3, 3), np.nan)
     # Each point set centred and scaled to a mean distance of root two (Hartley), so that
-    # the linear system weighs its rows alike.
-    norms = np.zeros((2, 3, 3))
-    for k, points in enumerate((source, target)):
-        mx, my = points[:, 0].mean(), points[:, 1].mean()
-        spread = np.sqrt((points[:, 0] - mx) ** 2 + (points[:, 1] - my) ** 2).mean()
-        if spread < 1e-12:
-            return nan
-        s = np.sqrt(2.0) / spread
-        norms[k, 0, 0], norms[k, 1, 1], norms[k, 2, 2] = s, s, 1.0
-        norms[k, 0, 2], norms[k, 1, 2] = -s * mx, -s * my
-    system = np.zeros((2 * count, 9))
-    for i in range(count):
-        x = norms[0, 0, 0] * source[i, 0] + norms[0, 0, 2]
-        y = norms[0, 1, 1] * source[i, 1] + norms[0, 1, 2]
-        u = norms[1, 0, 0] * target[i, 0] + norms[1, 0, 2]
-        v = norms[1, 1, 1] * target[i, 1] + norms[1, 1, 2]
-        system[2 * i, 0:3] = x, y, 1.0
-        system[2 * i, 6:9] = -u * x, -u * y, -u
-        system[2 * i + 1, 3:6] = x, y, 1.0
-        system[2 * i + 1, 6:9] = -v * x, -v * y, -v
-    # The null vector of the system: the eigenvector of its normal matrix with the least
-    # eigenvalue (eigh sorts them ascending).
-    _, vectors = np.linalg.eigh(system.T @ system)
-    normalised = np.ascontiguousarray(vectors[:, 0]).reshape(3, 3)
-    homography = np.linalg.solve(norms[1], normalised @ norms[0])
-    if not np.isfinite(homography).all() or abs(homography[2, 2]) < 1e-12:
+    # the linear system weighs its rows alike. The source's centroid then sits at the
+    # origin, which a face's homography maps to a finite point: its [2, 2] is not 0 and
+    # may be fixed at 1, leaving a linear least-squares problem in the other eight.
+    scales, shifts = np.zeros(2), np.zeros((2, 2))
+    scales[0], shifts[0, 0], shifts[0, 1] = _normalisation(source)
+    scales[1], shifts[1, 0], shifts[1, 1] = _normalisation(target)
+    if scales[0] == 0.0 or scales[1] == 0.0:
         return nan
-    homography = homography / homography[2, 2]
-    return _refined(homography, source, target)
+    normal, right, row = np.zeros((8, 8)), np.zeros(8), np.zeros(8)
+    for i in range(count):
+        x = scales[0] * (source[i, 0] - shifts[0, 0])
+        y = scales[0] * (source[i, 1] - shifts[0, 1])
+        for axis in range(2):
+            mapped = scales[1] * (target[i, axis] - shifts[1, axis])
+            row[:] = 0.0
+            row[3 * axis], row[3 * axis + 1], row[3 * axis + 2] = x, y, 1.0
+            row[6], row[7] = -mapped * x, -mapped * y
+            for a in range(8):
+                right[a] += row[a] * mapped
+                for b in range(8):
+                    normal[a, b] += row[a] * row[b]
+    h = _solve(normal, right)
+    if not _all_finite(h):
+        return nan
+    # Back from the normalised frames: x' = s0 (x - m0) into it, u = u' / s1 + m1 out.
+    entries = np.ones(9)  # the normalised homography, row by row
+    for k in range(8):
+        entries[k] = h[k]
+    homography = np.empty((3, 3))
+    for r in range(3):
+        a, b, c = entries[3 * r], entries[3 * r + 1], entries[3 * r + 2]
+        homography[r, 0], homography[r, 1] = a * scales[0], b * scales[0]
+        homography[r, 2] = c - a * scales[0] * shifts[0, 0] - b * scales[0] * shifts[0, 1]
+    for r in range(2):
+        for c in range(3):
+            homography[r, c] = homography[r, c] / scales[1] + shifts[1, r] * homography[2, c]
+    if not _all_finite(homography.ravel()) or abs(homography[2, 2]) < 1e-12:
+        return nan
+    return _refined(homography / homography[2, 2], source, target)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _normalisation(points: np.ndarray) -> tuple[float, float, float]:
+    """The scale that gives ``points`` a mean distance of root two from their centroid, and
+    the centroid (x, y); scale 0 when they all coincide."""
+    count = len(points)
+    mx = my = 0.0
+    for i in range(count):
+        mx += points[i, 0] / count
+        my += points[i, 1] / count
+    spread = 0.0
+    for i in range(count):
+        spread += np.sqrt((points[i, 0] - mx) ** 2 + (points[i, 1] - my) ** 2) / count
+    return (np.sqrt(2.0) / spread if spread > 1e-12 else 0.0), mx, my
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -703,13 +731,20 @@ def _refined(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> 
     best = homography.copy()
     best_error = _reprojection_error(best, source, target)
     normal, gradient = _normal_equations(best, source, target)
-    damping = 1e-3 * max(np.diag(normal).mean(), 1e-12)
+    trace = 0.0
+    for k in range(8):
+        trace += normal[k, k]
+    damping = 1e-3 * max(trace / 8, 1e-12)
     for _ in range(10):
-        damped = normal + damping * np.eye(8)
-        step = np.linalg.solve(damped, -gradient)
+        damped = normal.copy()
+        for k in range(8):
+            damped[k, k] += damping
+        step = _solve(damped, gradient)  # the step is its negative
+        if not _all_finite(step):
+            break
         trial = best.copy()
         for k in range(8):
-            trial[k // 3, k % 3] += step[k]
+            trial[k // 3, k % 3] -= step[k]
         error = _reprojection_error(trial, source, target)
         if error < best_error:
             converged = best_error - error <= 1e-12 * best_error
@@ -721,6 +756,56 @@ def _refined(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> 
         else:
             damping *= 10.0
     return best
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _solve(matrix: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """x with matrix @ x = right (Gaussian elimination, partial pivoting); NaN when the
+    matrix is singular."""
+    size = len(right)
+    a, x = matrix.copy(), right.copy()
+    for col in range(size):
+        pivot = col
+        for r in range(col + 1, size):
+            if abs(a[r, col]) > abs(a[pivot, col]):
+                pivot = r
+        if abs(a[pivot, col]) < 1e-300:
+            return np.full(size, np.nan)
+        if pivot != col:
+            for c in range(size):
+                a[col, c], a[pivot, c] = a[pivot, c], a[col, c]
+            x[col], x[pivot] = x[pivot], x[col]
+        for r in range(col + 1, size):
+            factor = a[r, col] / a[col, col]
+            for c in range(col, size):
+                a[r, c] -= factor * a[col, c]
+            x[r] -= factor * x[col]
+    for col in range(size - 1, -1, -1):
+        for c in range(col + 1, size):
+            x[col] -= a[col, c] * x[c]
+        x[col] /= a[col, col]
+    return x
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether no value is NaN or infinite: then, and only then (short of overflow, which
+    is as bad), their sum is finite. Quicker to compile than ``np.isfinite(...).all()``."""
+    return np.isfinite(values.sum())
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _inverse(m: np.ndarray) -> np.ndarray:
+    """The inverse of a 3x3 matrix (its adjugate over its determinant)."""
+    inverse = np.empty((3, 3))
+    for r in range(3):
+        for c in range(3):
+            # Cofactor of m[c, r]: the minor without row c and column r, signed.
+            r0, r1 = (c + 1) % 3, (c + 2) % 3
+            c0, c1 = (r + 1) % 3, (r + 2) % 3
+            inverse[r, c] = m[r0, c0] * m[r1, c1] - m[r0, c1] * m[r1, c0]
+    determinant = m[0, 0] * inverse[0, 0] + m[0, 1] * inverse[1, 0] + m[0, 2] * inverse[2, 0]
+    return inverse / determinant
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -749,7 +834,10 @@ def _normal_equations(homography: np.ndarray, source: np.ndarray, target: np.nda
 @njit(cache=True, nogil=True, error_model="numpy")
 def _reprojection_error(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> float:
     mapped = _project(source, homography)
-    return ((mapped - target) ** 2).sum()
+    error = 0.0
+    for i in range(len(source)):
+        error += (mapped[i, 0] - target[i, 0]) ** 2 + (mapped[i, 1] - target[i, 1]) ** 2
+    return error
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -767,17 +855,33 @@ def _sticker_matches(
     within ``reach`` pitches, square in the lattice within ``max_aspect``, its share of the
     cell's area within ``max_area_ratio`` of the matches' median share, and no earlier cell
     matched to it), and its nearest region."""
+    count = len(coords)
     dist, nearest = _nearest(_project(coords, lattice_h), centers)
     cell_areas = _pitch_cell_areas(coords, lattice_h)
-    seen = dist < reach * np.sqrt(cell_areas)
-    candidates = nearest[seen]
-    _, shape = _lattice_shapes(np.linalg.inv(lattice_h), centers[candidates], whiten[candidates])
-    seen[np.flatnonzero(seen)] = _elongation(shape) < max_aspect
-    share = areas[nearest] / cell_areas
-    typical = np.median(share[seen]) if seen.any() else 0.0
-    matched = np.zeros(len(coords), np.bool_)
+    # (Gathered and masked in loops: numba takes seconds to compile fancy indexing.)
+    near_centres, near_whiten = np.empty((count, 2)), np.empty((count, 2, 2))
+    for i in range(count):
+        j = nearest[i]
+        near_centres[i, 0], near_centres[i, 1] = centers[j, 0], centers[j, 1]
+        near_whiten[i, 0, 0], near_whiten[i, 0, 1] = whiten[j, 0, 0], whiten[j, 0, 1]
+        near_whiten[i, 1, 0], near_whiten[i, 1, 1] = whiten[j, 1, 0], whiten[j, 1, 1]
+    _, shape = _lattice_shapes(_inverse(lattice_h), near_centres, near_whiten)
+    aspect = _elongation(shape)
+    seen = np.zeros(count, np.bool_)
+    share, shares = np.empty(count), np.empty(count)
+    seen_count = 0
+    for i in range(count):
+        share[i] = areas[nearest[i]] / cell_areas[i]
+        seen[i] = dist[i] < reach * np.sqrt(cell_areas[i]) and aspect[i] < max_aspect
+        if seen[i]:
+            shares[seen_count] = share[i]
+            seen_count += 1
+    shares = shares[:seen_count]
+    _sort_in_place(shares)
+    typical = _sorted_median(shares) if seen_count else 0.0
+    matched = np.zeros(count, np.bool_)
     taken = np.zeros(len(centers), np.bool_)
-    for i in range(len(coords)):
+    for i in range(count):
         sized = typical / max_area_ratio < share[i] < typical * max_area_ratio
         if seen[i] and sized and not taken[nearest[i]]:
             matched[i], taken[nearest[i]] = True, True
@@ -832,10 +936,8 @@ def _inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
             for c in range(3):
                 for k in range(count):
                     ordered[k] = inner[row, col, k, c]
-                ordered.sort()
-                middle = last / 2
-                low, high = int(np.floor(middle)), int(np.ceil(middle))
-                median[row, col, c] = (ordered[low] + ordered[high]) / 2
+                _sort_in_place(ordered)
+                median[row, col, c] = _sorted_median(ordered)
                 q25 = _rank(ordered, last * 0.25)
                 q75 = _rank(ordered, last * 0.75)
                 spread[row, col] = max(spread[row, col], q75 - q25)
@@ -895,7 +997,7 @@ def _ring_squares(
     (narrower across it than along it by ``max_squash``), as the next face of a cube is where
     it bends away; and it fills its bounding box as the lattice's cell there fills its own
     (within ``max_fill_difference``), as tiles and keys lined up with the lattice do."""
-    _, shape = _lattice_shapes(np.linalg.inv(homography), centres, whiten)
+    _, shape = _lattice_shapes(_inverse(homography), centres, whiten)
     square = _elongation(shape) < max_aspect
     areas = _pitch_cell_areas(ring, homography)
     corners = np.empty((4 * len(ring), 2))
@@ -913,8 +1015,31 @@ def _ring_squares(
             square[i] = False
         if across_cols and not across_rows and along_x * max_squash < along_y:
             square[i] = False
-        quad = quads[4 * i : 4 * i + 4]
-        box = (quad[:, 0].max() - quad[:, 0].min()) * (quad[:, 1].max() - quad[:, 1].min())
+        low_x = high_x = quads[4 * i, 0]
+        low_y = high_y = quads[4 * i, 1]
+        for k in range(4 * i + 1, 4 * i + 4):
+            low_x, high_x = min(low_x, quads[k, 0]), max(high_x, quads[k, 0])
+            low_y, high_y = min(low_y, quads[k, 1]), max(high_y, quads[k, 1])
+        box = (high_x - low_x) * (high_y - low_y)
         if not abs(box_fill[i] - areas[i] / max(box, 1e-9)) < max_fill_difference:
             square[i] = False
     return square
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _sort_in_place(values: np.ndarray) -> None:
+    """Sort a few values (insertion sort: quick for a few dozen, and quick to compile,
+    unlike ``np.sort``)."""
+    for i in range(1, len(values)):
+        value, j = values[i], i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _sorted_median(ordered: np.ndarray) -> float:
+    """The median of sorted values (the mean of the middle two of an even count)."""
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
