@@ -380,21 +380,33 @@ def _nearest(points: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.nd
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _pitch_cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    return _quad_areas(_cell_quads(coords, homography))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _cell_quads(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The image corners (4 K, 2) of the pitch cell around each lattice coordinate, four
+    by four, clockwise from the top left."""
     count = len(coords)
     corners = np.empty((4 * count, 2))
     for i in range(count):
         for k, (dx, dy) in enumerate(((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))):
             corners[4 * i + k, 0] = coords[i, 0] + dx
             corners[4 * i + k, 1] = coords[i, 1] + dy
-    pts = _project(corners, homography)
-    area = np.empty(count)
-    for i in range(count):
+    return _project(corners, homography)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _quad_areas(quads: np.ndarray) -> np.ndarray:
+    """The area of each quad of :func:`_cell_quads`' corners (shoelace), 1e-6 at least."""
+    area = np.empty(len(quads) // 4)
+    for i in range(len(area)):
         twice = 0.0
         for k in range(4):
-            x0, y0 = pts[4 * i + k, 0], pts[4 * i + k, 1]
-            x1, y1 = pts[4 * i + (k + 1) % 4, 0], pts[4 * i + (k + 1) % 4, 1]
+            x0, y0 = quads[4 * i + k, 0], quads[4 * i + k, 1]
+            x1, y1 = quads[4 * i + (k + 1) % 4, 0], quads[4 * i + (k + 1) % 4, 1]
             twice += x0 * y1 - x1 * y0
-        area[i] = max(0.5 * abs(twice), 1e-6)  # shoelace
+        area[i] = max(0.5 * abs(twice), 1e-6)
     return area
 
 
@@ -685,10 +697,7 @@ def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndar
             row[:] = 0.0
             row[3 * axis], row[3 * axis + 1], row[3 * axis + 2] = x, y, 1.0
             row[6], row[7] = -mapped * x, -mapped * y
-            for a in range(8):
-                right[a] += row[a] * mapped
-                for b in range(8):
-                    normal[a, b] += row[a] * row[b]
+            _add_row(normal, right, row, mapped)
     h = _solve(normal, right)
     if not _all_finite(h):
         return nan
@@ -823,12 +832,18 @@ def _normal_equations(homography: np.ndarray, source: np.ndarray, target: np.nda
             row[:] = 0.0
             row[3 * axis], row[3 * axis + 1], row[3 * axis + 2] = x / w, y / w, 1.0 / w
             row[6], row[7] = -mapped * x / w, -mapped * y / w
-            residual = mapped - target[i, axis]
-            for a in range(8):
-                gradient[a] += row[a] * residual
-                for b in range(8):
-                    normal[a, b] += row[a] * row[b]
+            _add_row(normal, gradient, row, mapped - target[i, axis])
     return normal, gradient
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_row(normal: np.ndarray, right: np.ndarray, row: np.ndarray, value: float) -> None:
+    """Add one row of a least-squares system (``row`` . x = ``value``) to its normal
+    equations: ``normal`` += row row^T, ``right`` += row value."""
+    for a in range(len(row)):
+        right[a] += row[a] * value
+        for b in range(len(row)):
+            normal[a, b] += row[a] * row[b]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -949,7 +964,16 @@ def _rank(ordered: np.ndarray, place: float) -> float:
     """The value at a fractional rank of sorted values, linearly interpolated."""
     below = int(np.floor(place))
     above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (place - below)
+    return _interpolated(ordered[below], ordered[above], place - below)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _interpolated(lower: float, upper: float, weight: float) -> float:
+    """``weight`` of the way from ``lower`` to ``upper``, from the nearer end, as NumPy's
+    percentiles interpolate (so the result is theirs to the last bit)."""
+    if weight >= 0.5:
+        return upper - (upper - lower) * (1 - weight)
+    return lower + (upper - lower) * weight
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -970,11 +994,7 @@ def _level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np
         above = min(below + 1, last)
         lower = float(np.searchsorted(cumulative, below, side="right"))
         upper = float(np.searchsorted(cumulative, above, side="right"))
-        weight = place - below
-        if weight >= 0.5:
-            out[i] = upper - (upper - lower) * (1 - weight)
-        else:
-            out[i] = lower + (upper - lower) * weight
+        out[i] = _interpolated(lower, upper, place - below)
     return out
 
 
@@ -999,13 +1019,8 @@ def _ring_squares(
     (within ``max_fill_difference``), as tiles and keys lined up with the lattice do."""
     _, shape = _lattice_shapes(_inverse(homography), centres, whiten)
     square = _elongation(shape) < max_aspect
-    areas = _pitch_cell_areas(ring, homography)
-    corners = np.empty((4 * len(ring), 2))
-    for i in range(len(ring)):
-        for k, (dx, dy) in enumerate(((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))):
-            corners[4 * i + k, 0] = ring[i, 0] + dx
-            corners[4 * i + k, 1] = ring[i, 1] + dy
-    quads = _project(corners, homography)
+    quads = _cell_quads(ring, homography)
+    areas = _quad_areas(quads)
     for i in range(len(ring)):
         along_x = np.sqrt(shape[i, 0, 0] ** 2 + shape[i, 0, 1] ** 2)
         along_y = np.sqrt(shape[i, 1, 0] ** 2 + shape[i, 1, 1] ** 2)
