@@ -21,11 +21,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.batch import read_rows, run_batch
-from scanner.check import check_folder
-from scanner.synth import STANDARD_SCHEME, cube_photo_specs, render_scene
-from solver.cubie import random_state
-from solver.geometry import FACES
+from cubescan.scanner.pipeline.batch import read_rows, run_batch
+from cubescan.scanner.pipeline.check import check_folder
+from cubescan.solver.cubie import random_state
+from cubescan.solver.geometry import FACES
+from cubescan.synth.scenes import STANDARD_SCHEME, cube_photo_specs, render_scene
 
 
 def write_cube(folder: Path, rng: np.random.Generator) -> None:

@@ -2,9 +2,9 @@
 
 Usage: python benchmarks/bench_classify.py [--cubes 200] [--repeat 5] [--sizes 3 5] [--seed 0]
 
-Renders cubes with the sticker noise model (scanner.colorsim, the four lights in turn) once,
-then times ``scanner.colors.classify`` on each whole cube and
-``scanner.colors.name_face_colors`` on each of its faces (no profile: the webcam preview's
+Renders cubes with the sticker noise model (cubescan.synth.colors, the four lights in turn) once,
+then times ``cubescan.calibration.naming.classify`` on each whole cube and
+``calibration.naming.name_face_colors`` on each of its faces (no profile: the webcam preview's
 case), ``--repeat`` times, and prints the median (and p90) per size. Targets: <= 5 ms per
 3x3 cube, <= 1 ms per 3x3 face (the preview names a face every frame at >= 60 fps).
 
@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from scanner.colors import classify, name_face_colors
-from scanner.colorsim import LIGHTS, draw_light, random_color_layout, render_stickers
+from cubescan.calibration.naming import classify, name_face_colors
+from cubescan.synth.colors import LIGHTS, draw_light, random_color_layout, render_stickers
 
 
 def _time_ms(

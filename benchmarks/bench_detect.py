@@ -1,4 +1,4 @@
-"""Speed of ``scanner.grid.detect_grid``: median milliseconds per frame, single thread.
+"""Speed of ``cubescan.scanner.grid.detect_grid``: median milliseconds per frame, single thread.
 
 Frames are rendered N x N scenes (seeded) at 640x480 and 1920x1080; each frame is detected
 ``--repeat`` times and the median over all runs is printed, with the detection rate. The
@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 from peer_contour import contour_face, same_stickers
 
-from scanner.grid import FaceDetection, detect_grid
-from scanner.synth import SceneTruth, random_scene_spec, render_clutter, render_scene
+from cubescan.scanner.grid import FaceDetection, detect_grid
+from cubescan.synth.scenes import SceneTruth, random_scene_spec, render_clutter, render_scene
 
 # Scenes inside the peer's window at 640x480: three stickers of 30-60 px make a face of a
 # fifth to three eighths of the frame's height.

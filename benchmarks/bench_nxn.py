@@ -14,11 +14,11 @@ import time
 
 import numpy as np
 
-from solver.cache import cache_path, read_arrays
-from solver.cubie import random_state
-from solver.moves import apply_moves, layer_moves, solved_facelets
-from solver.pocket import TABLE_VERSION, pocket_tables, solve_pocket
-from solver.validate import validate
+from cubescan.solver.cache import cache_path, read_arrays
+from cubescan.solver.cubie import random_state
+from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
+from cubescan.solver.pocket import TABLE_VERSION, pocket_tables, solve_pocket
+from cubescan.solver.validate import validate
 
 
 def median_rate(items: list, work, repeats: int) -> float:

@@ -8,7 +8,7 @@ Three kinds of frames, each at 640x480 and 1280x720:
 * ``real``: the real tracker 3x3 face photos (read from ../shared/realdata) scaled to the
   resolution, each held for ``--hold`` frames as a camera would show them (six faces: one
   scan);
-* ``video``: a rendered scanning video (:mod:`scanner.synth_video`: a 3x3 turned through
+* ``video``: a rendered scanning video (:mod:`cubescan.synth.video`: a 3x3 turned through
   its six faces with fingers, motion blur between faces and pauses of ``--hold`` frames);
 * ``empty``: a still view with no cube (a rendered cluttered table) and fresh sensor noise
   in each of as many frames as six held faces: the loop before a cube shows up (no scan
@@ -22,7 +22,7 @@ it (the steady per-frame rate) is printed beside. Each stage's time per frame (d
 sampling, naming, the rest of observe, the session, the finish), the share of frames whose
 grid detection took the cold (untracked) path, and the time of tracked and of cold detection
 calls (cold: found a face or not; with no previous face, or after tracking lost it; in
-motion or not, see ``scanner.observe.view_changed``) are printed too. Every figure is the
+motion or not, see ``pipeline.observe.view_changed``) are printed too. Every figure is the
 median over ``--repeats`` runs, on two clocks: the CPU time of this process (what the loop
 costs on a core of its own: the figure to hold against the target) and the wall time
 (which on a shared machine also holds the waits for a core; the load average is printed
@@ -41,12 +41,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import scanner.grid
-import scanner.observe
-from scanner.observe import LiveObserver
-from scanner.session import ScanSession
-from scanner.synth import render_clutter, scramble
-from scanner.synth_video import colors_of_facelets, render_scan_video
+import cubescan.scanner.grid
+import cubescan.scanner.pipeline.observe
+from cubescan.scanner.pipeline.observe import LiveObserver
+from cubescan.scanner.pipeline.session import ScanSession
+from cubescan.synth.scenes import render_clutter, scramble
+from cubescan.synth.video import colors_of_facelets, render_scan_video
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 CUBE = REALDATA / "dwalton76+rubiks-cube-tracker" / "3x3x3-random-01"
@@ -72,19 +72,23 @@ class Clocks:
         self.calls: list[tuple[str, np.ndarray]] = []  # (kind of detection call, seconds)
         self._tracked: bool | None = None
         self.originals = {
-            "detect": scanner.observe.detect_grid,
-            "sample": scanner.observe.sample_colors,
-            "name": scanner.observe.name_face_colors,
+            "detect": cubescan.scanner.pipeline.observe.detect_grid,
+            "sample": cubescan.scanner.pipeline.observe.sample_colors,
+            "name": cubescan.scanner.pipeline.observe.name_face_colors,
             # The tracking path inside detect_grid (None if grid.py no longer has it).
-            "track": getattr(scanner.grid, "_track", None),
+            "track": getattr(cubescan.scanner.grid, "_track", None),
         }
 
     def install(self) -> None:
-        scanner.observe.detect_grid = self._detect
-        scanner.observe.sample_colors = self._timed("sampling", self.originals["sample"])
-        scanner.observe.name_face_colors = self._timed("naming", self.originals["name"])
+        cubescan.scanner.pipeline.observe.detect_grid = self._detect
+        cubescan.scanner.pipeline.observe.sample_colors = self._timed(
+            "sampling", self.originals["sample"]
+        )
+        cubescan.scanner.pipeline.observe.name_face_colors = self._timed(
+            "naming", self.originals["name"]
+        )
         if self.originals["track"] is not None:
-            scanner.grid._track = self._track
+            cubescan.scanner.grid._track = self._track
 
     def reset(self) -> None:
         self.seconds.clear()

@@ -3,7 +3,7 @@
 Usage: python benchmarks/bench_solver.py [--states 1000] [--seed 2024] [--max-length 20]
 
 Draws uniformly random solvable 3x3 states (seeded), solves each with
-``solver.solve.solve`` (validation, search, proof by re-applying the moves: the full
+``cubescan.solver.solve.solve`` (validation, search, proof by re-applying the moves: the full
 public call) and with ``kociemba.solve`` (C via cffi; install the ``bench`` extra:
 ``pip install kociemba``), and prints per solver: median / p95 / p99 / max time, mean
 and max length, and the ratio ours/kociemba of the median time. It also measures the
@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
-from solver.cache import CACHE_ENV
-from solver.cubie import random_state
-from solver.moves import apply_moves, parse_moves, solved_facelets
-from solver.solve import solve
+from cubescan.solver.cache import CACHE_ENV
+from cubescan.solver.cubie import random_state
+from cubescan.solver.moves import apply_moves, parse_moves, solved_facelets
+from cubescan.solver.solve import solve
 
 
 def summary(name: str, times: list[float], lengths: list[int]) -> str:
@@ -43,7 +43,7 @@ def time_tables(repeats: int) -> tuple[float, float]:
     """Median first-use build and cached load times, each in a fresh process."""
     script = (
         "import time\n"
-        "from solver.tables import load_tables\n"
+        "from cubescan.solver.tables import load_tables\n"
         "start = time.perf_counter()\n"
         "load_tables(progress=False)\n"
         "print(time.perf_counter() - start)\n"

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from solver import cubie_to_facelets, random_reassembly, random_state, validate
+from cubescan.solver import cubie_to_facelets, random_reassembly, random_state, validate
 
 
 def per_second(states: list[str], repeats: int) -> float:

@@ -14,7 +14,7 @@ photographed one by one in random order, each with its own random pose (tilt up 
 degrees, any rotation in the picture, anywhere in the frame), light (neutral, warm, cool,
 dim; any direction) and background; the cube's palette, sticker style and the camera's
 resolution are the cube's own. The photos go through what ``cubescan check`` runs
-(:func:`scanner.check.read_cube_photos`, then :func:`scanner.check.cube_report`), with
+(:func:`~pipeline.check.read_cube_photos`, then :func:`~pipeline.check.cube_report`), with
 the cube size unknown unless ``--size-known``.
 
 A cube is exact when the reported facelets are the truth and the problems are exactly
@@ -44,20 +44,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.assemble import rotate_face
-from scanner.check import CubeReport, FacePhoto, cube_report, read_cube_photos
-from scanner.synth import (
+from cubescan.errors import CubescanError
+from cubescan.scanner.assemble import rotate_face
+from cubescan.scanner.pipeline.check import CubeReport, FacePhoto, cube_report, read_cube_photos
+from cubescan.solver.cubie import random_state
+from cubescan.solver.fixes import reassembly_fault
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import apply_moves, outer_moves, solved_facelets
+from cubescan.synth.scenes import (
     RESOLUTIONS,
     STANDARD_SCHEME,
     SceneTruth,
     cube_photo_specs,
     render_scene,
 )
-from solver.cubie import random_state
-from solver.errors import CubescanError
-from solver.fixes import reassembly_fault
-from solver.geometry import FACES
-from solver.moves import apply_moves, outer_moves, solved_facelets
 
 FAULTS = {
     "none": None,

@@ -12,7 +12,7 @@ rate, without a profile and with a profile learned from a solved cube of the sam
 scanned under the same light (a fresh noise draw).
 
 With ``--single-face``, every face of every rendered cube is named on its own, as the webcam
-preview and ``cubescan read`` do (``scanner.colors.name_face_colors``, no profile), and the
+preview and ``cubescan read`` do (``calibration.naming.name_face_colors``, no profile), and the
 share of stickers and of whole faces named right is printed per light, with the faces that
 hold no white sticker (whose white point the face's colours alone must carry) counted apart.
 """
@@ -23,16 +23,16 @@ import argparse
 
 import numpy as np
 
-from calibration.profile import learn_profile
-from scanner.colors import PALETTE_NAMES, classify, name_face_colors
-from scanner.colorsim import (
+from cubescan.calibration.naming import PALETTE_NAMES, classify, name_face_colors
+from cubescan.calibration.profile import learn_profile
+from cubescan.solver import random_state, solved_facelets
+from cubescan.synth.colors import (
     LIGHTS,
     STANDARD_FACE_COLOR,
     draw_brand,
     draw_light,
     render_stickers,
 )
-from solver import random_state, solved_facelets
 
 
 def single_face(args: argparse.Namespace) -> None:

@@ -1,4 +1,4 @@
-"""Detection-rate evaluation of ``scanner.grid.detect_grid`` on rendered and real photos.
+"""Detection-rate evaluation of ``cubescan.scanner.grid.detect_grid`` on rendered and real photos.
 
 Rendered: ``--scenes`` single-face scenes (seeded, N cycling through ``--sizes``, every style,
 palette, tilt, scale, light, occluder, glare, blur, noise, JPEG and resolution the renderer
@@ -23,7 +23,7 @@ labelled face's box centres, in any order; photos without boxes: when it sees a 
 on the no-cube scenes.
 
 ``--transformed`` also reads every real photo whose face fills >= 10% of the frame after each
-of :data:`scanner.retake.RETAKES` (turned, shrunk, darker, lighter, warm or cool light, heavy
+of :data:`cubescan.synth.retake.RETAKES` (turned, shrunk, darker, lighter, warm or cool light, heavy
 JPEG, blur, noise): what another person's photo of a cube may differ by. The boxes move with
 the photo.
 
@@ -41,9 +41,9 @@ import cv2
 import numpy as np
 from peer_contour import contour_face, same_stickers
 
-from scanner.grid import detect_grid
-from scanner.retake import RETAKES, moved_boxes
-from scanner.synth import random_scene_spec, render_clutter, render_scene, seeded_clutter
+from cubescan.scanner.grid import detect_grid
+from cubescan.synth.retake import RETAKES, moved_boxes
+from cubescan.synth.scenes import random_scene_spec, render_clutter, render_scene, seeded_clutter
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
@@ -100,7 +100,7 @@ def negatives(count: int, seed: int, detectors=(detect_grid,)) -> list[int]:
 
 
 def false_clutter_seeds(start: int, stop: int) -> list[int]:
-    """The seeds in [start, stop) whose no-cube scene (:func:`scanner.synth.seeded_clutter`,
+    """The seeds in [start, stop) whose no-cube scene (:func:`cubescan.synth.scenes.seeded_clutter`,
     as the negatives test draws it) gives a face."""
     return [seed for seed in range(start, stop) if detect_grid(seeded_clutter(seed)) is not None]
 
@@ -214,7 +214,7 @@ def real(root: Path, tolerance: float = 0.15, peer: bool = False) -> list[dict]:
 
 def _moved_faces(faces: list[dict], matrix: np.ndarray) -> list[dict]:
     """The records with their sticker boxes moved by a retake (see
-    :func:`scanner.retake.moved_boxes`)."""
+    :func:`cubescan.synth.retake.moved_boxes`)."""
     return [
         {**face, "boxes": moved_boxes(np.array([b[:4] for b in face["boxes"]]), matrix).tolist()}
         if face["boxes"]
@@ -224,7 +224,7 @@ def _moved_faces(faces: list[dict], matrix: np.ndarray) -> list[dict]:
 
 
 def transformed_real(root: Path, tolerance: float = 0.15) -> dict[str, list[tuple[str, bool]]]:
-    """Per retake (:data:`scanner.retake.RETAKES`), (photo, found) for every photo whose
+    """Per retake (:data:`cubescan.synth.retake.RETAKES`), (photo, found) for every photo whose
     face fills >= 10% of the frame (or has no boxes)."""
     results: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for image_path, faces in real_photos(root).items():

@@ -5,7 +5,7 @@ Usage: python benchmarks/eval_sides.py [--ties 20] [--photo-sets 3] [--seed 1] [
 About one random 3x3 in 100 has a face whose reading, turned half way, still makes real
 pieces and a sound cube: two assemblies fit the six faces' stickers equally well. This
 finds such cubes (uniformly random states whose exact face readings
-:func:`scanner.assemble.assemble` reports as ambiguous, the truth among the
+:func:`cubescan.scanner.assemble.assemble` reports as ambiguous, the truth among the
 alternatives), photographs each several times as ``benchmarks/eval_check.py`` does
 (random pose up to 30 degrees of tilt, light, background, order and rotation), and runs
 the check with and without the side samples. Each photo set is counted as:
@@ -27,11 +27,11 @@ from collections import Counter
 import numpy as np
 from eval_check import photos_of
 
-from scanner.assemble import assemble
-from scanner.check import cube_report, read_cube_photos
-from scanner.synth import STANDARD_SCHEME
-from solver.cubie import random_state
-from solver.errors import CubescanError
+from cubescan.errors import CubescanError
+from cubescan.scanner.assemble import assemble
+from cubescan.scanner.pipeline.check import cube_report, read_cube_photos
+from cubescan.solver.cubie import random_state
+from cubescan.synth.scenes import STANDARD_SCHEME
 
 _LEADER = re.compile(r"alternative (\d+) fits them best, with a lead of (-?[\d.]+)")
 _SETTLED = re.compile(r"lead (-?[\d.]+)\)")

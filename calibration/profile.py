@@ -8,7 +8,7 @@ that validated) and stored as versioned JSON in the user's config directory::
     <user_config_dir("cubescan")>/profiles/<NAME>.json
 
 Writes are atomic (temporary file + rename). A corrupt file, or one written by another
-format version, raises :class:`~solver.errors.BadInputError` naming the file; it is never
+format version, raises :class:`~cubescan.errors.BadInputError` naming the file; it is never
 silently replaced.
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from platformdirs import user_config_dir
 
-from solver.errors import BadInputError
+from cubescan.errors import BadInputError
 
 FORMAT = "cubescan-profile"
 VERSION = 1

@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.synth import (
+from cubescan.synth.scenes import (
     FACE_ORDER,
     STANDARD_SCHEME,
     face_pose,

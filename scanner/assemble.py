@@ -33,7 +33,7 @@ F, as in URFDLB order); even N: the yellow-blue-orange corner at DBL.
 
 Examples
 --------
->>> from solver.moves import apply_moves, solved_facelets
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
 >>> colours = apply_moves(solved_facelets(3), "R U F'").translate(str.maketrans("URFDLB", "WRGYOB"))
 >>> photos = [colours[9 * f : 9 * f + 9] for f in (3, 0, 5, 1, 4, 2)]  # shuffled faces
 >>> photos = [photos[0][::-1]] + photos[1:]                             # one photo upside down
@@ -53,12 +53,12 @@ from operator import itemgetter
 
 import numpy as np
 
-from solver.errors import BadInputError
-from solver.geometry import FACES
-from solver.moves import apply_moves, parse_moves, sequence_permutation, size_from_length
-from solver.slots import slot_sets
-from solver.state import STANDARD_SCHEME, CubeState
-from solver.validate import ValidationReport, structural_problem_count, validate
+from cubescan.errors import BadInputError
+from cubescan.solver.facelets import STANDARD_SCHEME, CubeState
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import apply_moves, parse_moves, sequence_permutation, size_from_length
+from cubescan.solver.slots import slot_sets
+from cubescan.solver.validate import ValidationReport, structural_problem_count, validate
 
 # Faces in the order they are placed: each new face completes as many pieces as possible.
 _PLACEMENT_ORDER = "UFRBLD"

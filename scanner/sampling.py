@@ -15,12 +15,12 @@ The patches are read all at once, as one small image: each cell's inner and wide
 are resampled onto squares of at most 12 x 12 points (about one point per pixel of the
 inner patch for small stickers; a hundred-odd points give the median, more would only cost
 time) by a single ``cv2.remap``; the points go to CIELAB
-(:func:`scanner.colorspace.bgr_to_lab`, which decodes 8-bit pixels by table), and the
+(:func:`cubescan.calibration.colorspace.bgr_to_lab`, which decodes 8-bit pixels by table), and the
 robust statistics of every cell run at once in NumPy. A face costs about a millisecond.
 
 Examples
 --------
->>> from scanner.grid import detect_grid
+>>> from cubescan.scanner.grid import detect_grid
 >>> frame = np.full((240, 320, 3), 20, np.uint8)
 >>> for r in range(3):
 ...     for c in range(3):
@@ -39,8 +39,14 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scanner.colorspace import XYZ_TO_RGB, bgr_to_lab, lab_to_bgr, lab_to_lch, lab_to_xyz
-from scanner.grid import FaceDetection, as_bgr
+from cubescan.calibration.colorspace import (
+    XYZ_TO_RGB,
+    bgr_to_lab,
+    lab_to_bgr,
+    lab_to_lch,
+    lab_to_xyz,
+)
+from cubescan.scanner.grid import FaceDetection, as_bgr
 
 _INNER = 0.5  # side of the sampled patch, as a fraction of the cell
 _MAX_STEPS = 12  # points along a patch's side, at most
@@ -95,7 +101,7 @@ def patch_points(cells: np.ndarray, steps: int, fraction: float = _INNER) -> np.
     ----------
     cells
         Cell outlines (C, 4, 2), corners in cyclic order (as
-        :attr:`scanner.grid.FaceDetection.cells`).
+        :attr:`cubescan.scanner.grid.FaceDetection.cells`).
     steps
         Points along each side of a patch.
     fraction
@@ -245,7 +251,7 @@ def sample_colors(frame: np.ndarray, detection: FaceDetection) -> ColorSamples:
     frame
         The frame the detection was made on (BGR; grayscale and BGRA accepted).
     detection
-        From :func:`scanner.grid.detect_grid`.
+        From :func:`cubescan.scanner.grid.detect_grid`.
 
     Returns
     -------
@@ -255,7 +261,7 @@ def sample_colors(frame: np.ndarray, detection: FaceDetection) -> ColorSamples:
 
     Examples
     --------
-    >>> from scanner.grid import detect_grid
+    >>> from cubescan.scanner.grid import detect_grid
     >>> frame = np.full((240, 320, 3), 20, np.uint8)
     >>> for r in range(2):
     ...     for c in range(2):

@@ -19,7 +19,7 @@ pieces).
    face, the square x in [j, j+1], depth in [0, 1] behind the face's top edge (one
    sticker pitch = one grid unit). Its four corners are projected with the pose; its
    colour is read like a face sticker's, from the middle of that quadrilateral
-   (:func:`scanner.sampling.sample_cells`).
+   (:func:`cubescan.scanner.sampling.sample_cells`).
 3. Confidence that the sample is a sticker of a face bending away, not background, in
    four factors:
 
@@ -46,8 +46,8 @@ bottom) or top to bottom (left, right), i.e. in increasing grid index.
 
 Examples
 --------
->>> from scanner.grid import detect_grid
->>> from scanner.synth import SceneSpec, face_pose as posed, render_scene
+>>> from cubescan.scanner.grid import detect_grid
+>>> from cubescan.synth.scenes import SceneSpec, face_pose as posed, render_scene
 >>> colors = "W" * 9 + "R" * 9 + "G" * 9 + "Y" * 9 + "O" * 9 + "B" * 9
 >>> spec = SceneSpec(3, colors, 640, 480, tuple(map(tuple, posed("F", 25, 0, 10))),
 ...                  (0.0, 0.0, 9.0), 700.0)
@@ -68,11 +68,11 @@ from functools import cache
 import cv2
 import numpy as np
 
-from scanner.colorspace import bgr_to_lab
-from scanner.grid import FaceDetection, as_bgr
-from scanner.photo_light import balanced_lab, light_gains
-from scanner.sampling import sample_cells
-from solver.geometry import FACES, cube_geometry, face_axes
+from cubescan.calibration.colorspace import bgr_to_lab
+from cubescan.calibration.light import balanced_lab, light_gains
+from cubescan.scanner.grid import FaceDetection, as_bgr
+from cubescan.scanner.sampling import sample_cells
+from cubescan.solver.geometry import FACES, cube_geometry, face_axes
 
 FOCAL_RANGE = (0.5, 2.5)  # plausible focal lengths, in multiples of the image's long side
 TYPICAL_FOCAL = 1.0  # ... and the one assumed when the homography cannot tell
@@ -241,12 +241,12 @@ def fitted_pose(image: np.ndarray, detection: FaceDetection) -> FacePose:
 
     Examples
     --------
-    >>> from scanner.synth import SceneSpec, face_pose as posed, render_scene
+    >>> from cubescan.synth.scenes import SceneSpec, face_pose as posed, render_scene
     >>> colors = "W" * 9 + "R" * 9 + "G" * 9 + "Y" * 9 + "O" * 9 + "B" * 9
     >>> spec = SceneSpec(3, colors, 640, 480, tuple(map(tuple, posed("F", 25, 0, 10))),
     ...                  (0.0, 0.0, 9.0), 700.0)
     >>> image, _ = render_scene(spec)
-    >>> from scanner.grid import detect_grid
+    >>> from cubescan.scanner.grid import detect_grid
     >>> pose = fitted_pose(image, detect_grid(image, 3))
     >>> bool(abs(pose.camera[0, 0] / 700.0 - 1) < 0.3)
     True
@@ -416,7 +416,7 @@ def sample_sides(image: np.ndarray, detection: FaceDetection) -> SideSamples:
     image
         The photo (BGR; grayscale and BGRA accepted).
     detection
-        The face found in it (:func:`scanner.grid.detect_grid`).
+        The face found in it (:func:`cubescan.scanner.grid.detect_grid`).
 
     Returns
     -------
@@ -424,7 +424,7 @@ def sample_sides(image: np.ndarray, detection: FaceDetection) -> SideSamples:
 
     Examples
     --------
-    >>> from scanner.grid import detect_grid
+    >>> from cubescan.scanner.grid import detect_grid
     >>> frame = np.full((240, 320, 3), 90, np.uint8)  # a face seen square on: no strips
     >>> for r in range(3):
     ...     for c in range(3):
@@ -537,7 +537,7 @@ def partner_facelets(size: int, face: str, quarter_turns: int) -> np.ndarray:
         The face the photo shows (URFDLB).
     quarter_turns
         Clockwise quarter turns that bring the photo to the net orientation (as
-        :class:`scanner.assemble.Placement`).
+        :class:`cubescan.scanner.assemble.Placement`).
 
     Returns
     -------
@@ -652,7 +652,7 @@ def weigh_alternatives(
     turns), the stickers across each side of the photo are known
     (:func:`partner_facelets`), hence their expected colours. Each side sample is
     compared with the cube's own colours: the photos' face stickers, each photo's light
-    divided out (:func:`scanner.photo_light.light_gains`), averaged per colour; the
+    divided out (:func:`cubescan.calibration.light.light_gains`), averaged per colour; the
     distance tolerates the neighbouring face being shaded otherwise
     (:func:`shade_distance`). A sample's likelihood under a colour is a Gaussian in that
     distance plus a floor for samples like no colour (background, a finger), and counts

@@ -4,12 +4,13 @@
 
 Examples
 --------
->>> from solver import apply_moves, solved_facelets, validate
+>>> from cubescan.solver import apply_moves, solved_facelets, validate
 >>> validate(apply_moves(solved_facelets(3), "R U R' U'")).valid
 True
 """
 
-from solver.cubie import (
+from cubescan.errors import BadInputError, CubescanError, UnsolvableCubeError
+from cubescan.solver.cubie import (
     CORNERS,
     EDGES,
     CubieCube,
@@ -19,9 +20,9 @@ from solver.cubie import (
     random_reassembly,
     random_state,
 )
-from solver.errors import BadInputError, CubescanError, UnsolvableCubeError
-from solver.geometry import FACES, CubeGeometry, cube_geometry
-from solver.moves import (
+from cubescan.solver.facelets import CubeState, parse_state
+from cubescan.solver.geometry import FACES, CubeGeometry, cube_geometry
+from cubescan.solver.moves import (
     Move,
     apply_moves,
     format_moves,
@@ -30,8 +31,14 @@ from solver.moves import (
     size_from_length,
     solved_facelets,
 )
-from solver.state import CubeState, parse_state
-from solver.validate import Fix, Problem, ValidationReport, apply_fix, is_solvable, validate
+from cubescan.solver.validate import (
+    Fix,
+    Problem,
+    ValidationReport,
+    apply_fix,
+    is_solvable,
+    validate,
+)
 
 __all__ = [
     "CORNERS",

@@ -1,10 +1,10 @@
 """Coordinate level of the two-phase solver: cube properties as small integers.
 
-Every conversion between :class:`~solver.cubie.CubieCube` pieces and coordinates
+Every conversion between :class:`~cubescan.solver.cubie.CubieCube` pieces and coordinates
 lives here, written once for whole NumPy batches (arrays of shape ``(n, 8)`` or
 ``(n, 12)``); the scalar helpers (:func:`twist`, :func:`flip`, ...) are those batch
 functions applied to one cube. Move tables (``table[coord, move] = coord after
-move``) are built from :func:`solver.cubie.move_cubie`, so they agree with the cube
+move``) are built from :func:`cubescan.solver.cubie.move_cubie`, so they agree with the cube
 model by construction.
 
 Coordinates (all 0 on the solved cube):
@@ -20,13 +20,13 @@ Coordinates (all 0 on the solved cube):
 * ``ud_edges`` (0..40319): in phase 2 (middle-layer edges home), the rank of the
   permutation of the eight U and D edges.
 
-Moves are numbered as :func:`solver.moves.outer_moves` lists them: ``3 * face + turns
+Moves are numbered as :func:`cubescan.solver.moves.outer_moves` lists them: ``3 * face + turns
 - 1`` with faces ``U R F D L B`` (U=0, U2=1, U'=2, R=3, ...).
 
 Examples
 --------
->>> from solver.cubie import CubieCube, move_cubie
->>> from solver.moves import Move
+>>> from cubescan.solver.cubie import CubieCube, move_cubie
+>>> from cubescan.solver.moves import Move
 >>> twist(move_cubie(Move("R"))), flip(move_cubie(Move("F"))), corners(CubieCube())
 (1494, 550, 0)
 >>> int(twist_move_table()[0, 3]) == twist(move_cubie(Move("R")))
@@ -41,8 +41,8 @@ from math import comb, factorial
 
 import numpy as np
 
-from solver.cubie import CubieCube, move_cubie
-from solver.moves import Move, outer_moves
+from cubescan.solver.cubie import CubieCube, move_cubie
+from cubescan.solver.moves import Move, outer_moves
 
 N_TWIST = 2187
 N_FLIP = 2048
@@ -72,7 +72,7 @@ def move_index(move: Move) -> int:
     Parameters
     ----------
     move
-        An outer face turn, one of :func:`solver.moves.outer_moves`.
+        An outer face turn, one of :func:`cubescan.solver.moves.outer_moves`.
 
     Returns
     -------
@@ -102,7 +102,7 @@ def twist_of(co: np.ndarray) -> np.ndarray:
     ----------
     co
         Integer array, shape ``(n, 8)``: corner orientations 0..2 in slot order
-        (:data:`solver.cubie.CORNERS`). Only the first seven columns are read; the
+        (:data:`cubescan.solver.cubie.CORNERS`). Only the first seven columns are read; the
         eighth (DRB) is implied by a twist sum divisible by 3.
 
     Returns
@@ -151,7 +151,7 @@ def flip_of(eo: np.ndarray) -> np.ndarray:
     ----------
     eo
         Integer array, shape ``(n, 12)``: edge orientations 0..1 in slot order
-        (:data:`solver.cubie.EDGES`). Only the first eleven columns are read; the
+        (:data:`cubescan.solver.cubie.EDGES`). Only the first eleven columns are read; the
         twelfth (BR) is implied by an even flip sum.
 
     Returns

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from math import factorial
 
-from solver.slots import centre_orbits, slot_sets
+from cubescan.solver.slots import centre_orbits, slot_sets
 
 # Orientations per piece and the law on their total, by kind of slot.
 _ORIENTATIONS = {"corner": 3, "edge": 2, "wing": 1}

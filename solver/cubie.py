@@ -26,9 +26,9 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from solver.errors import BadInputError
-from solver.geometry import cube_geometry, face_normal
-from solver.moves import Move, apply_moves, solved_facelets
+from cubescan.errors import BadInputError
+from cubescan.solver.geometry import cube_geometry, face_normal
+from cubescan.solver.moves import Move, apply_moves, solved_facelets
 
 CORNERS = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
 EDGES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
@@ -41,7 +41,7 @@ def corner_slots(size: int) -> tuple[tuple[int, int, int], ...]:
     Parameters
     ----------
     size
-        N of the N x N cube (2 to 7, as :func:`solver.geometry.cube_geometry` allows).
+        N of the N x N cube (2 to 7, as :func:`cubescan.solver.geometry.cube_geometry` allows).
 
     Returns
     -------
@@ -294,7 +294,7 @@ def facelets_to_cubie(facelets: str) -> CubieCube:
     ----------
     facelets
         24 or 54 face letters in which every slot holds a real piece (run
-        :func:`solver.validate.validate` first for a diagnosis of broken states).
+        :func:`cubescan.solver.validate.validate` first for a diagnosis of broken states).
 
     Returns
     -------
@@ -372,7 +372,7 @@ def move_cubie(move: Move) -> CubieCube:
     ----------
     move
         An outer face turn such as ``Move("R", turns=3)`` (one of
-        :func:`solver.moves.outer_moves`).
+        :func:`cubescan.solver.moves.outer_moves`).
 
     Returns
     -------

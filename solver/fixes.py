@@ -2,7 +2,7 @@
 
 Examples
 --------
->>> from solver.moves import solved_facelets
+>>> from cubescan.solver.moves import solved_facelets
 >>> fix = twist_corner_fix(3, 0, 1)
 >>> fix.text
 'twist the corner at URF once clockwise (seen from outside)'
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.cubie import CORNERS, corner_slots, edge_slots
+from cubescan.solver.cubie import CORNERS, corner_slots, edge_slots
 
 TURN_WORDS = {1: "clockwise", 2: "counterclockwise"}
 
@@ -70,7 +70,7 @@ def apply_fix(facelets: str, fix: Fix) -> str:
 
     Examples
     --------
-    >>> from solver.moves import solved_facelets
+    >>> from cubescan.solver.moves import solved_facelets
     >>> s = apply_fix(solved_facelets(3), Fix("flip-edge", (5, 10), "flip UR"))
     >>> s[5], s[10]
     ('R', 'U')
@@ -106,7 +106,7 @@ def twist_corner_fix(size: int, slot: int, turns: int) -> Fix:
     size
         N.
     slot
-        Corner slot index (see :data:`solver.cubie.CORNERS`).
+        Corner slot index (see :data:`cubescan.solver.cubie.CORNERS`).
     turns
         1 clockwise, 2 counterclockwise, seen from outside the corner.
 
@@ -134,7 +134,7 @@ def flip_edge_fix(facelets: tuple[int, int], name: str) -> Fix:
     ----------
     facelets
         The two sticker indices of the middle-edge slot (see
-        :func:`solver.cubie.edge_slots`); :func:`apply_fix` swaps their letters.
+        :func:`cubescan.solver.cubie.edge_slots`); :func:`apply_fix` swaps their letters.
     name
         The slot's name for the text, e.g. ``"UR"``.
 
@@ -214,8 +214,8 @@ def reassembly_fault(facelets: str, fault: str, rng: np.random.Generator) -> str
 
     Examples
     --------
-    >>> from solver.moves import solved_facelets
-    >>> from solver.validate import validate
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> from cubescan.solver.validate import validate
     >>> rng = np.random.default_rng(0)
     >>> [[p.code for p in validate(reassembly_fault(solved_facelets(3), f, rng)).problems]
     ...  for f in REASSEMBLY_FAULTS]

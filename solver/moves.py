@@ -3,7 +3,7 @@
 A :class:`Move` is plain data: the face its layers are counted from, the range of
 layers it turns, and the number of clockwise quarter turns. Slices (M E S) and
 rotations (x y z) are the same thing with other layer ranges, so every move's sticker
-permutation comes from :func:`solver.geometry.layer_permutation`.
+permutation comes from :func:`cubescan.solver.geometry.layer_permutation`.
 
 Accepted tokens (strict: anything else is an error naming the token and its position):
 
@@ -30,8 +30,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.errors import BadInputError
-from solver.geometry import FACES, MAX_SIZE, MIN_SIZE, face_normal, layer_permutation
+from cubescan.errors import BadInputError
+from cubescan.solver.geometry import FACES, MAX_SIZE, MIN_SIZE, face_normal, layer_permutation
 
 _SLICE_FACE = {"M": "L", "E": "D", "S": "F"}
 _ROTATION_FACE = {"x": "R", "y": "U", "z": "F"}
@@ -368,7 +368,7 @@ def outer_moves() -> list[Move]:
     -------
     list of Move
         Faces U R F D L B, each turned 1, 2 and 3 quarter turns: move ``3 * face + turns
-        - 1`` is the move numbered so in :mod:`solver.coords`.
+        - 1`` is the move numbered so in :mod:`cubescan.solver.coords`.
 
     Examples
     --------

@@ -11,7 +11,7 @@ for the cube as the user holds it.
 
 Examples
 --------
->>> from solver.moves import apply_moves, format_moves, solved_facelets
+>>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
 >>> scrambled = apply_moves(solved_facelets(2), "R U2 F' U")
 >>> len(solve_pocket(scrambled)) <= 4
 True
@@ -25,12 +25,12 @@ from math import factorial
 
 import numpy as np
 
-from solver.cache import load_or_build
-from solver.cubie import CORNERS, CubieCube, facelets_to_cubie, move_cubie
-from solver.errors import UnsolvableCubeError
-from solver.moves import Move, apply_moves, parse_moves, sequence_permutation
-from solver.state import CubeState, parse_state
-from solver.validate import validate
+from cubescan.errors import UnsolvableCubeError
+from cubescan.solver.cache import load_or_build
+from cubescan.solver.cubie import CORNERS, CubieCube, facelets_to_cubie, move_cubie
+from cubescan.solver.facelets import CubeState, parse_state
+from cubescan.solver.moves import Move, apply_moves, parse_moves, sequence_permutation
+from cubescan.solver.validate import validate
 
 TABLE_VERSION = 1
 STATES = factorial(7) * 3**6
@@ -194,7 +194,7 @@ def solve_pocket(state: str | CubeState) -> list[Move]:
 
     Examples
     --------
-    >>> from solver.moves import solved_facelets
+    >>> from cubescan.solver.moves import solved_facelets
     >>> solve_pocket(solved_facelets(2))
     []
     """
@@ -238,7 +238,7 @@ def is_solved(facelets: str) -> bool:
     --------
     >>> is_solved("UUUURRRRFFFFDDDDLLLLBBBB")
     True
-    >>> from solver.moves import solved_facelets
+    >>> from cubescan.solver.moves import solved_facelets
     >>> solved = solved_facelets(2)
     >>> is_solved(apply_moves(solved, "x y")), is_solved(apply_moves(solved, "R"))  # x y: rotations
     (True, False)

@@ -15,8 +15,8 @@ within milliseconds; it writes each new best solution into shared arrays as it g
 
 Examples
 --------
->>> from solver.cubie import facelets_to_cubie
->>> from solver.moves import apply_moves, solved_facelets
+>>> from cubescan.solver.cubie import facelets_to_cubie
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
 >>> cube = facelets_to_cubie(apply_moves(solved_facelets(3), "R U F"))
 >>> search([cube]).moves  # doctest: +SKIP
 (8, 2, 5)
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from solver import coords
-from solver.cubie import CubieCube
-from solver.tables import load_tables
+from cubescan.solver import coords
+from cubescan.solver.cubie import CubieCube
+from cubescan.solver.tables import load_tables
 
 MAX_TOTAL = 40
 """No solution longer than this is ever reported (two-phase gives < 30 at once)."""
@@ -73,7 +73,7 @@ class SearchOutcome:
     Attributes
     ----------
     moves
-        Move indices (0..17, see :mod:`solver.coords`) of the best solution found.
+        Move indices (0..17, see :mod:`cubescan.solver.coords`) of the best solution found.
     start
         Which of the cubes given to :func:`search` it solves.
     timed_out
@@ -294,15 +294,15 @@ def start_coordinates(cubes: Sequence[CubieCube]) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        int64, shape ``(len(cubes), 6)``: one row of :mod:`solver.coords` coordinates
+        int64, shape ``(len(cubes), 6)``: one row of :mod:`cubescan.solver.coords` coordinates
         per cube (all 0 on the solved cube).
 
     Examples
     --------
     >>> start_coordinates([CubieCube()]).tolist()
     [[0, 0, 0, 0, 0, 0]]
-    >>> from solver.cubie import move_cubie
-    >>> from solver.moves import Move
+    >>> from cubescan.solver.cubie import move_cubie
+    >>> from cubescan.solver.moves import Move
     >>> start_coordinates([move_cubie(Move("U"))]).tolist()  # U moves corners and U edges
     [[0, 0, 0, 15120, 18, 0]]
     """
@@ -329,7 +329,7 @@ def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     Parameters
     ----------
     tables
-        Name -> array, as from :func:`solver.tables.load_tables`.
+        Name -> array, as from :func:`cubescan.solver.tables.load_tables`.
 
     Returns
     -------
@@ -347,7 +347,7 @@ def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     --------
     >>> len(table_tuple(load_tables()))  # doctest: +SKIP
     13
-    >>> from solver.tables import TABLE_NAMES
+    >>> from cubescan.solver.tables import TABLE_NAMES
     >>> order = table_tuple({name: name for name in TABLE_NAMES})  # names stand in for arrays
     >>> order[0], order[8], order[-1]
     ('move_twist', 'prune_twist_slice', 'prune_ud_edges_slice_perm')
@@ -376,7 +376,7 @@ def search(
         None searches until ``max_length`` is met or no shorter solution exists. The
         search always runs until it has one solution, which takes milliseconds.
     tables
-        Tables from :func:`solver.tables.load_tables` (loaded when omitted).
+        Tables from :func:`cubescan.solver.tables.load_tables` (loaded when omitted).
 
     Returns
     -------
@@ -389,8 +389,8 @@ def search(
 
     Examples
     --------
-    >>> from solver.cubie import move_cubie
-    >>> from solver.moves import Move
+    >>> from cubescan.solver.cubie import move_cubie
+    >>> from cubescan.solver.moves import Move
     >>> search([move_cubie(Move("R"))]).moves  # doctest: +SKIP
     (5,)
     """

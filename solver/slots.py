@@ -31,8 +31,15 @@ from types import MappingProxyType
 
 import numpy as np
 
-from solver.cubie import CORNERS, EDGES, corner_lookup, corner_slots, edge_lookup, edge_slots
-from solver.geometry import cube_geometry
+from cubescan.solver.cubie import (
+    CORNERS,
+    EDGES,
+    corner_lookup,
+    corner_slots,
+    edge_lookup,
+    edge_slots,
+)
+from cubescan.solver.geometry import cube_geometry
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class SlotSet:
     kind
         ``"corner"``, ``"edge"`` or ``"wing"``.
     orbit
-        The orbit's name (see :class:`solver.geometry.Orbit`).
+        The orbit's name (see :class:`cubescan.solver.geometry.Orbit`).
     names
         Slot names; the piece that belongs in a slot has the same name.
     slots

@@ -1,20 +1,20 @@
 """Solve a cube: validate, search (two-phase), map the moves back, and prove the result.
 
 :func:`solve` is the public entry point: it validates the state first (an unsolvable
-cube raises :class:`~solver.errors.UnsolvableCubeError` with the validator's diagnosis
-and is never searched), then runs the two-phase search of :mod:`solver.search` on six
+cube raises :class:`~cubescan.errors.UnsolvableCubeError` with the validator's diagnosis
+and is never searched), then runs the two-phase search of :mod:`cubescan.solver.search` on six
 equivalent problems side by side (the cube seen along each of its three axes, and its
 inverse along each), maps the winner's moves back to the cube as given, applies them
 to the facelets and checks that the cube is solved before returning them.
 
-A 2x2 is solved optimally by :mod:`solver.pocket`. For :func:`solve_to` a 2x2 is
+A 2x2 is solved optimally by :mod:`cubescan.solver.pocket`. For :func:`solve_to` a 2x2 is
 treated as the corners of a 3x3 whose edges are solved (or, when the corner permutation
 is odd, have two edges exchanged): outer turns move a 2x2's pieces exactly as they move
 a 3x3's corners.
 
 Examples
 --------
->>> from solver.moves import apply_moves, format_moves, solved_facelets
+>>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
 >>> format_moves(solve(apply_moves(solved_facelets(3), "R U R' F2")))  # doctest: +SKIP
 "F2 R U' R'"
 >>> solve(solved_facelets(3))
@@ -29,10 +29,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.cubie import CubieCube, cubie_to_facelets, facelets_to_cubie, permutation_parity
-from solver.errors import BadInputError, UnsolvableCubeError
-from solver.geometry import FACES
-from solver.moves import (
+from cubescan.errors import BadInputError, UnsolvableCubeError
+from cubescan.solver.cubie import (
+    CubieCube,
+    cubie_to_facelets,
+    facelets_to_cubie,
+    permutation_parity,
+)
+from cubescan.solver.facelets import CubeState, parse_state
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import (
     Move,
     apply_moves,
     format_moves,
@@ -40,11 +46,10 @@ from solver.moves import (
     outer_moves,
     solved_facelets,
 )
-from solver.pocket import solve_pocket
-from solver.search import search
-from solver.state import CubeState, parse_state
-from solver.tables import load_tables
-from solver.validate import validate
+from cubescan.solver.pocket import solve_pocket
+from cubescan.solver.search import search
+from cubescan.solver.tables import load_tables
+from cubescan.solver.validate import validate
 
 _VIEWS = ("", "z", "x")
 """Whole-cube rotations that put each of the three axes upright for phase 1."""
@@ -145,8 +150,8 @@ def solve_detailed(
     Parameters
     ----------
     state
-        A facelet string in any alphabet (see :func:`solver.state.parse_state`) or a
-        parsed :class:`~solver.state.CubeState`.
+        A facelet string in any alphabet (see :func:`cubescan.solver.facelets.parse_state`) or a
+        parsed :class:`~cubescan.solver.facelets.CubeState`.
     max_length
         Stop at the first solution of at most this many moves (20 is always reachable
         for a 3x3; smaller targets can take very long without a ``timeout``).
@@ -170,7 +175,7 @@ def solve_detailed(
 
     Examples
     --------
-    >>> from solver.moves import apply_moves, solved_facelets
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
     >>> result = solve_detailed(apply_moves(solved_facelets(3), "R U"))  # doctest: +SKIP
     >>> result.length, result.timed_out  # doctest: +SKIP
     (2, False)
@@ -224,7 +229,7 @@ def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = 
     Parameters
     ----------
     state
-        A facelet string in any alphabet, or a :class:`~solver.state.CubeState`.
+        A facelet string in any alphabet, or a :class:`~cubescan.solver.facelets.CubeState`.
     max_length
         Length target (default 20, which every 3x3 state meets).
     timeout
@@ -244,7 +249,7 @@ def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = 
 
     Examples
     --------
-    >>> from solver.moves import apply_moves, format_moves, solved_facelets
+    >>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
     >>> format_moves(solve(apply_moves(solved_facelets(3), "F")))  # doctest: +SKIP
     "F'"
     """
@@ -280,7 +285,7 @@ def solve_to(
 
     Examples
     --------
-    >>> from solver.moves import apply_moves, format_moves, solved_facelets
+    >>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
     >>> goal = apply_moves(solved_facelets(3), "U2")
     >>> format_moves(solve_to(solved_facelets(3), goal))  # doctest: +SKIP
     'U2'

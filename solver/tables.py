@@ -5,7 +5,7 @@ to bring both to 0 (a lower bound for the whole phase); they are filled by a
 breadth-first search written with NumPy over all states at once (forward from the
 frontier while it is small, backward from the unvisited states when it is not).
 
-The tables are kept by :mod:`solver.cache` (versioned with :data:`TABLE_VERSION`,
+The tables are kept by :mod:`cubescan.solver.cache` (versioned with :data:`TABLE_VERSION`,
 checksummed, written atomically, built once even when two processes start together).
 A build longer than a moment shows a progress bar on stderr, but only when stderr is
 a terminal.
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import coords
-from solver.cache import cache_path, load_or_build
+from cubescan.solver import coords
+from cubescan.solver.cache import cache_path, load_or_build
 
 TABLE_VERSION = 2
 """Bump when a table's layout or meaning changes; old cache files are then ignored."""
@@ -64,7 +64,7 @@ def table_path() -> Path:
     Returns
     -------
     pathlib.Path
-        ``twophase-tables-v{TABLE_VERSION}.npz`` in :func:`solver.cache.cache_dir`; the
+        ``twophase-tables-v{TABLE_VERSION}.npz`` in :func:`cubescan.solver.cache.cache_dir`; the
         file may not exist yet.
 
     Examples
@@ -98,7 +98,7 @@ def pruning_table(
 
     Examples
     --------
-    >>> from solver.coords import twist_move_table
+    >>> from cubescan.solver.coords import twist_move_table
     >>> table = pruning_table(twist_move_table(), np.zeros((1, 18), dtype=np.int32))
     >>> int(table.max())  # corner orientation alone takes at most 6 moves
     6

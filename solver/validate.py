@@ -4,7 +4,7 @@
 
 1. format: length 6*N*N, at most six symbols, six distinct centres (odd N);
 2. colour counts: N*N stickers of each colour;
-3. pieces, orbit by orbit (orbits computed by :mod:`solver.slots`): every corner, middle
+3. pieces, orbit by orbit (orbits computed by :mod:`cubescan.solver.slots`): every corner, middle
    edge and wing slot holds a real piece (colours of adjacent faces in the right
    handedness) and each piece appears exactly once; every centre orbit of a big cube
    holds each colour equally often;
@@ -14,15 +14,15 @@
    is tested as soon as the pieces it needs are real.
 
 Every problem carries the pieces, facelets and orbit involved and a
-:class:`~solver.fixes.Fix` a person can carry out on the physical cube (and that
-:func:`~solver.fixes.apply_fix` carries out on the string). When pieces are broken
+:class:`~cubescan.solver.fixes.Fix` a person can carry out on the physical cube (and that
+:func:`~cubescan.solver.fixes.apply_fix` carries out on the string). When pieces are broken
 (a re-stuck sticker, two swapped stickers, a mirror-image corner, swapped centre caps)
 the fix is found by a small search over single-sticker changes and sticker swaps,
 preferring the one that leaves a solvable cube.
 
 Examples
 --------
->>> from solver.moves import apply_moves, solved_facelets
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
 >>> validate(apply_moves(solved_facelets(3), "R U R' U'")).valid
 True
 >>> twisted = apply_fix(solved_facelets(3), twist_corner_fix(3, 0, 1))
@@ -39,7 +39,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 from operator import itemgetter
 
-from solver.cubie import (
+from cubescan.errors import CubescanError
+from cubescan.solver.cubie import (
     CubieCube,
     corner_lookup,
     corner_slots,
@@ -47,8 +48,8 @@ from solver.cubie import (
     edge_slots,
     permutation_parity,
 )
-from solver.errors import CubescanError
-from solver.fixes import (
+from cubescan.solver.facelets import CubeState, parse_state
+from cubescan.solver.fixes import (
     TURN_WORDS,
     Fix,
     apply_fix,
@@ -56,9 +57,8 @@ from solver.fixes import (
     swap_pieces_fix,
     twist_corner_fix,
 )
-from solver.geometry import FACES, OPPOSITE, cube_geometry
-from solver.slots import CentreOrbit, SlotSet, centre_orbits, slot_sets
-from solver.state import CubeState, parse_state
+from cubescan.solver.geometry import FACES, OPPOSITE, cube_geometry
+from cubescan.solver.slots import CentreOrbit, SlotSet, centre_orbits, slot_sets
 
 __all__ = [
     "CLASSIC_ERROR",
@@ -601,7 +601,7 @@ def validate(state: str | CubeState) -> ValidationReport:
     Parameters
     ----------
     state
-        A facelet string in any alphabet (see :func:`solver.state.parse_state`) or a
+        A facelet string in any alphabet (see :func:`cubescan.solver.facelets.parse_state`) or a
         parsed :class:`CubeState`, for any N from 2 to 7.
 
     Returns
@@ -614,7 +614,7 @@ def validate(state: str | CubeState) -> ValidationReport:
     --------
     >>> validate("UUUUUUUUU").problems[0].code
     'bad-format'
-    >>> from solver.moves import apply_moves, solved_facelets
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
     >>> validate(apply_moves(solved_facelets(4), "Rw U2 2F' x")).valid
     True
     """
@@ -728,8 +728,8 @@ def structural_problem_count(state: CubeState) -> int:
 
     Examples
     --------
-    >>> from solver.moves import solved_facelets
-    >>> from solver.state import parse_state
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> from cubescan.solver.facelets import parse_state
     >>> structural_problem_count(parse_state(solved_facelets(3)))
     0
     >>> structural_problem_count(parse_state("UUUUUUUUR" + solved_facelets(3)[9:]))  # counts, piece
@@ -791,7 +791,7 @@ def is_solvable(state: str | CubeState) -> bool:
 
     Examples
     --------
-    >>> from solver.moves import solved_facelets
+    >>> from cubescan.solver.moves import solved_facelets
     >>> is_solvable(solved_facelets(3))
     True
     >>> is_solvable(apply_fix(solved_facelets(3), twist_corner_fix(3, 0, 1))), is_solvable("UUU")

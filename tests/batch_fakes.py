@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from solver.errors import BadInputError
+from cubescan.errors import BadInputError
 
 
 def row_from_folder(folder: Path, out: Path) -> dict:

@@ -40,7 +40,7 @@ def table_cache(tmp_path_factory: pytest.TempPathFactory):
     """One cache folder for solver tables for the whole test session (built once)."""
     import os
 
-    from solver.cache import CACHE_ENV
+    from cubescan.solver.cache import CACHE_ENV
 
     previous = os.environ.get(CACHE_ENV)
     if previous is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from solver.moves import apply_moves
+from cubescan.solver.moves import apply_moves
 
 
 @cache

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solver.fixes import apply_fix
-from solver.validate import validate
+from cubescan.solver.fixes import apply_fix
+from cubescan.solver.validate import validate
 
 
 def codes(state: str) -> list[str]:

@@ -30,7 +30,7 @@ def test_the_main_job_reads_the_bundled_cube_exactly(table_cache):
 
     from click.testing import CliRunner
 
-    from scanner.cli import main
+    from cubescan.scanner.cli import main
 
     folder = ROOT / "sample_images" / "cube_3x3"
     truth = json.loads((folder / "truth.json").read_text())

@@ -1,0 +1,5 @@
+"""`python -m cubescan` runs the `cubescan` command line."""
+
+from cubescan.scanner.cli import main
+
+main()

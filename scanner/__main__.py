@@ -1,5 +1,0 @@
-"""`python -m scanner` runs the `cubescan` command line."""
-
-from scanner.cli import main
-
-main()

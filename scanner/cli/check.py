@@ -1,0 +1,188 @@
+"""`cubescan check PATH...`: one cube from six photos, with verdict, diagnosis and solution."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from cubescan.calibration.profile import load_profile
+from cubescan.errors import BadInputError
+from cubescan.scanner.cli.validate import print_report
+from cubescan.scanner.pipeline.check import CubeReport, check_images, write_annotations
+from cubescan.solver.facelets import parse_state
+from cubescan.solver.geometry import cube_geometry
+from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
+from cubescan.solver.slots import centre_orbits, slot_sets
+
+
+def expected_state(report: CubeReport, expect: str | None, scramble: str | None) -> str | None:
+    """The facelets the cube should show: a given state, or a scramble applied to solved.
+
+    Parameters
+    ----------
+    report
+        The scanned cube's report; only its ``size`` is read.
+    expect
+        The state the cube should be in: a facelet string, or the same stickers in colour
+        letters (:func:`cubescan.solver.facelets.parse_state`). Used when given.
+    scramble
+        Otherwise, a WCA scramble (text) that the cube should show from solved.
+
+    Returns
+    -------
+    str or None
+        The expected facelets (URFDLB letters, facelet order); None when neither
+        ``expect`` nor ``scramble`` is given.
+
+    Raises
+    ------
+    BadInputError
+        ``expect`` of another size than the report's, or unreadable ``expect`` or
+        ``scramble``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> report = SimpleNamespace(size=2)  # stands in for a CubeReport of a 2x2
+    >>> expected_state(report, None, "R U") == apply_moves(solved_facelets(2), "R U")
+    True
+    >>> expected_state(report, solved_facelets(3), None)
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: --expect is a 3x3, the photos show a 2x2
+    """
+    if expect is not None:
+        state = parse_state(expect)
+        if state.size != report.size:
+            raise BadInputError(
+                "bad-expect", f"--expect is a {state.size}x{state.size}, the photos show a "
+                f"{report.size}x{report.size}"
+            )  # fmt: skip
+        return state.facelets
+    if scramble is not None:
+        return apply_moves(solved_facelets(report.size), parse_moves(scramble, report.size))
+    return None
+
+
+def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
+    """Slots (corners, edges, wings) and centre stickers that differ between two states.
+
+    Parameters
+    ----------
+    scanned, expected
+        The two states' facelets (face letters, facelet order, ``6*size*size`` each).
+    size
+        N.
+
+    Returns
+    -------
+    list of str
+        Slot names (``"URF"``, ``"UR"``, ``"U2/B3"``...): corners first, then middle
+        edges, then wings (as :func:`cubescan.solver.slots.slot_sets`); then the stickers of the
+        movable centres (4x4 and up) that differ, by facelet name (``"U6"``). The fixed
+        centres of an odd cube are where the corners and edges are read from.
+
+    Examples
+    --------
+    >>> mismatched_pieces(solved_facelets(3), apply_moves(solved_facelets(3), "U"), 3)[:3]
+    ['URF', 'UFL', 'ULB']
+    >>> inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")  # moves centres only
+    >>> mismatched_pieces(solved_facelets(4), inner, 4)
+    ['U11', 'R7', 'F7', 'D7', 'L6', 'B6']
+    """
+    slots = [
+        name
+        for slot_set in slot_sets(size)
+        for name, slot in zip(slot_set.names, slot_set.slots, strict=True)
+        if any(scanned[i] != expected[i] for i in slot)
+    ]
+    name = cube_geometry(size).facelet_name
+    centres = [
+        name(i)
+        for orbit in centre_orbits(size)
+        for i in orbit.facelets
+        if scanned[i] != expected[i]
+    ]
+    return slots + centres
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+@click.option("--annotate", type=click.Path(path_type=Path), help="Write annotated photos here.")
+@click.option("--profile", "profile_name", help="Use a stored colour profile.")
+@click.option("--size", type=click.IntRange(2, 7), help="Cube size N (detected when omitted).")
+@click.option(
+    "--orientation",
+    type=click.Choice(["auto", "net"]),
+    default="auto",
+    show_default=True,
+    help="auto: photos in any order and rotation; net: URFDLB as in the standard net.",
+)
+@click.option("--expect", help="The state the cube should be in (facelet string).")
+@click.option("--scramble", help="The WCA scramble the cube should show.")
+def check(
+    paths: tuple[Path, ...],
+    as_json: bool,
+    annotate: Path | None,
+    profile_name: str | None,
+    size: int | None,
+    orientation: str,
+    expect: str | None,
+    scramble: str | None,
+) -> None:
+    """One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
+    ... or given in URFDLB order; any rotation). Exit 0 solvable (and as expected),
+    1 not solvable or not as expected, 2 unreadable input."""
+    if expect is not None and scramble is not None:
+        raise BadInputError("bad-usage", "give --expect or --scramble, not both")
+    profile = load_profile(profile_name) if profile_name else None
+    report, photos = check_images(list(paths), size, orientation, profile)
+    if annotate is not None:
+        write_annotations(report, photos, annotate)
+    expected = expected_state(report, expect, scramble)
+    mismatch = (
+        None if expected is None else mismatched_pieces(report.facelets, expected, report.size)
+    )
+    if as_json:
+        data = report.to_dict()
+        if expected is not None:
+            data["expected"] = {"facelets": expected, "match": not mismatch, "mismatched": mismatch}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        console = Console()
+        print_report(console, report.validation)
+        if report.repairs:
+            console.print("[bold]Re-read:[/]")
+            for repair in report.repairs:
+                console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
+        if report.ambiguous:
+            photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
+            console.print(
+                f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
+                f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
+                "another way gives pieces just as real. Check how that face sits on the cube, "
+                "or take the photos in the standard net orientation and use --orientation net."
+            )
+        elif report.ambiguity_note:
+            console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
+        if report.solution is not None:
+            console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "
+                          f"{format_moves(report.solution)}")  # fmt: skip
+        elif report.valid:
+            console.print(report.solution_note)
+        if expected is not None:
+            if mismatch:
+                console.print(f"[bold red]Not the expected state:[/] {', '.join(mismatch)} differ")
+            else:
+                console.print("[bold green]Matches the expected state.[/]")
+        for photo in report.photos:
+            console.print(
+                f"  {photo.source}: face {photo.face}, turned {photo.quarter_turns * 90} degrees",
+                style="dim",
+            )
+    sys.exit(0 if report.valid and not mismatch else 1)

@@ -1,0 +1,63 @@
+"""`cubescan read IMAGE`: one face from one photo: its grid, colour samples and names."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import cv2
+from rich.console import Console
+from rich.table import Table
+
+from cubescan.calibration.naming import name_face_colors
+from cubescan.scanner.frames.imageio import read_image
+from cubescan.scanner.output.draw import NAME_BGR, annotate_face
+from cubescan.scanner.pipeline.check import read_face_photo
+
+
+@click.command("read")
+@click.argument("image_path", metavar="IMAGE", type=click.Path(path_type=Path))
+@click.option("--size", type=click.IntRange(2, 7), help="Cube size N (detected when omitted).")
+@click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
+@click.option("--annotate", type=click.Path(path_type=Path), help="Write the annotated image.")
+def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | None) -> None:
+    """Detect one face in IMAGE: cell centres (row-major from the face's top as seen),
+    each cell's colour sample (Lab) and colour name."""
+    image = read_image(image_path)
+    photo = read_face_photo(image, str(image_path), size)
+    naming = name_face_colors(photo.lab)
+    n = round(len(photo.lab) ** 0.5)
+    centres = photo.cells.mean(axis=1)
+    if annotate is not None:
+        fills = [NAME_BGR.get(name, (128, 128, 128)) for name in naming.names]
+        cv2.imwrite(str(annotate), annotate_face(image, photo.cells, list(naming.names), fills))
+    if as_json:
+        cells = [
+            {
+                "row": k // n,
+                "col": k % n,
+                "centre": [round(float(v), 1) for v in centres[k]],
+                "lab": [round(float(v), 2) for v in photo.lab[k]],
+                "color": naming.names[k],
+                "confidence": round(float(naming.confidence[k]), 3),
+                "detection_confidence": round(float(photo.confidence[k]), 2),
+            }
+            for k in range(n * n)
+        ]
+        click.echo(json.dumps({"image": str(image_path), "size": n, "cells": cells}, indent=2))
+        sys.exit(0)
+    table = Table(title=f"{image_path.name}: a {n}x{n} face")
+    for column in ("row", "col", "centre (x, y)", "L a b", "colour", "confidence"):
+        table.add_column(column)
+    for k in range(n * n):
+        table.add_row(
+            str(k // n + 1),
+            str(k % n + 1),
+            f"{centres[k][0]:.0f}, {centres[k][1]:.0f}",
+            " ".join(f"{v:.0f}" for v in photo.lab[k]),
+            naming.names[k],
+            f"{naming.confidence[k]:.2f}",
+        )
+    Console().print(table)

@@ -1,0 +1,147 @@
+"""`cubescan solve STATE`: validate, then print a short solution (two-phase, <= 20 moves)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+
+from cubescan.errors import UnsolvableCubeError
+from cubescan.scanner.cli.validate import print_report, report_json
+from cubescan.scanner.output.terminal import render_net
+from cubescan.solver.facelets import CubeState, parse_state
+from cubescan.solver.moves import apply_moves
+from cubescan.solver.solve import SolveResult, solve_detailed
+from cubescan.solver.validate import validate
+
+EXIT_INTERRUPTED = 130
+
+
+def result_json(state: CubeState, result: SolveResult) -> dict:
+    """The JSON answer for a solved state.
+
+    Parameters
+    ----------
+    state
+        The cube that was solved (:func:`cubescan.solver.facelets.parse_state`).
+    result
+        Its solution (:func:`cubescan.solver.solve.solve_detailed`).
+
+    Returns
+    -------
+    dict
+        ``size``, ``facelets`` (URFDLB letters), ``valid`` (True) and ``problems`` (none),
+        then the solution: ``solution`` (WCA text), ``moves`` (one string per move),
+        ``length``, ``max_length``, ``target_met`` and ``timed_out``.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> result_json(parse_state(solved_facelets(3)), SolveResult((), 20))["solution"]
+    ''
+    """
+    return {
+        "size": state.size,
+        "facelets": state.facelets,
+        "valid": True,
+        "problems": [],
+        "solution": result.text,
+        "moves": [str(m) for m in result.moves],
+        "length": result.length,
+        "max_length": result.max_length,
+        "target_met": result.target_met,
+        "timed_out": result.timed_out,
+    }
+
+
+def print_solution(console: Console, state: CubeState, result: SolveResult, steps: bool) -> None:
+    """Human output: the moves, a note when time ran out, and optionally every step's net.
+
+    Parameters
+    ----------
+    console
+        Where to print.
+    state
+        The cube before the solution (the first net of ``steps``).
+    result
+        Its solution (:func:`cubescan.solver.solve.solve_detailed`).
+    steps
+        Also print the net after each move.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import parse_moves, solved_facelets
+    >>> state = parse_state(apply_moves(solved_facelets(3), "U' R'"))
+    >>> console = Console(color_system=None)
+    >>> print_solution(console, state, SolveResult(tuple(parse_moves("R U")), 20), steps=False)
+    R U  (2 moves)
+    >>> print_solution(console, state, SolveResult((), 20), steps=False)
+    Already solved. (0 moves)
+    """
+    if not result.moves:
+        console.print("[bold green]Already solved.[/] (0 moves)")
+        return
+    console.print(f"[bold]{result.text}[/]  ({result.length} moves)")
+    if result.timed_out:
+        console.print(
+            f"[yellow]Time ran out before a solution of at most {result.max_length} moves "
+            "was found: this is the best so far and may not be the shortest.[/]"
+        )
+    if steps:
+        facelets = state.facelets
+        console.print()
+        console.print("start")
+        console.print(render_net(state))
+        for number, move in enumerate(result.moves, start=1):
+            facelets = apply_moves(facelets, [move])
+            console.print()
+            console.print(f"{number}. {move}")
+            console.print(render_net(CubeState(state.size, facelets, state.symbols)))
+
+
+@click.command("solve")
+@click.argument("state")
+@click.option(
+    "--max-length",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Stop at the first solution this short.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Seconds; then print the best solution so far (flagged).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--steps", is_flag=True, help="Show the cube net after each move.")
+def solve(state: str, max_length: int, timeout: float | None, as_json: bool, steps: bool) -> None:
+    """Solve STATE (a 3x3 or 2x2) in at most --max-length face turns.
+
+    STATE is a facelet string (URFDLB letters in the Kociemba order) or the same
+    stickers in any six colour letters, mapped through the centres. The cube is
+    validated first; an unsolvable cube gets the diagnosis instead of a search.
+    Exit status: 0 solved, 1 not solvable, 2 unreadable input, 130 interrupted.
+    """
+    try:
+        result = solve_detailed(state, max_length, timeout)
+    except UnsolvableCubeError as err:
+        report = validate(state)
+        if as_json:
+            click.echo(json.dumps(report_json(report), indent=2))
+        else:
+            print_report(Console(), report)
+        click.echo(f"cubescan: not solvable: {err.message}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("cubescan: interrupted; no solution printed", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    parsed = parse_state(state)
+    if as_json:
+        click.echo(json.dumps(result_json(parsed, result), indent=2))
+    else:
+        print_solution(Console(), parsed, result, steps)
+    sys.exit(0)

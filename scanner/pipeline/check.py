@@ -1,0 +1,932 @@
+"""One cube from six face readings: colours, assembly, repair, verdict, solution.
+
+:func:`cube_report` is the part of ``cubescan check`` that follows colour sampling:
+
+1. name every sticker's colour over the whole cube at once (balanced k-means,
+   :func:`cubescan.calibration.naming.classify`), the six photos' samples side by side;
+2. assemble the faces, in whatever order and rotation they were photographed
+   (:func:`cubescan.scanner.assemble.assemble`);
+3. repair misreads that only unsure stickers explain (:func:`cubescan.calibration.repair.repair`),
+   never a confidently read physical fault;
+4. when equally good assemblies give different cubes, let the neighbouring faces'
+   stickers that the photos show beside each face settle it, if they clearly do
+   (:func:`cubescan.scanner.sides.weigh_alternatives`);
+5. validate, diagnose and, for a solvable 2x2 or 3x3, solve.
+
+Examples
+--------
+>>> import numpy as np
+>>> from cubescan.synth.colors import render_cube
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
+>>> truth = apply_moves(solved_facelets(3), "R U R' F2")
+>>> lab = render_cube(truth, "cool", np.random.default_rng(0))
+>>> report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False)
+>>> report.facelets == truth, report.valid
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cubescan.calibration.light import balance_photos, relight_misfits
+from cubescan.calibration.naming import Classification, ColorInfo, classify, colors_json
+from cubescan.calibration.profile import Profile
+from cubescan.calibration.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
+from cubescan.errors import BadInputError
+from cubescan.scanner.assemble import Assembly, assemble, can_be_sound
+from cubescan.scanner.frames.imageio import read_image
+from cubescan.scanner.frames.sources import IMAGE_SUFFIXES
+from cubescan.scanner.grid import detect_grid
+from cubescan.scanner.output.draw import annotate_face, draw_net, fills_from_names
+from cubescan.scanner.output.report_html import thumbnail_data_uri
+from cubescan.scanner.sampling import sample_colors
+from cubescan.scanner.sides import SideSamples, sample_sides, weigh_alternatives
+from cubescan.solver.facelets import CubeState
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import Move, format_moves, size_from_length
+from cubescan.solver.validate import ValidationReport, validate
+
+_LETTER_OF_COLOUR = {
+    "white": "W",
+    "yellow": "Y",
+    "red": "R",
+    "orange": "O",
+    "green": "G",
+    "blue": "B",
+}
+
+
+@dataclass(frozen=True)
+class PhotoPlacement:
+    """Where one photo's face went in the cube.
+
+    Attributes
+    ----------
+    source
+        The photo's name (a file path, or "photo 1".. for frames).
+    face
+        Face letter in the standard orientation.
+    quarter_turns
+        Clockwise quarter turns that bring the photo to the DESIGN.md net orientation.
+    """
+
+    source: str
+    face: str
+    quarter_turns: int
+
+
+@dataclass(frozen=True, eq=False)
+class CubeReport:
+    """Everything ``cubescan check`` knows about one cube (see :meth:`to_dict`).
+
+    Attributes
+    ----------
+    size
+        N.
+    facelets
+        The cube in face letters, standard orientation, after any repair.
+    read_facelets
+        The same before repair: what the camera read.
+    colors
+        Face letter -> colour name and mean Lab.
+    validation
+        The verdict on ``facelets``.
+    confidence
+        Per sticker, in facelet order: the colour naming's margin (0 = a coin toss).
+    repairs
+        Stickers whose reading was changed to reach a valid cube.
+    repair_note
+        Why a repair was or was not made.
+    solution
+        Moves that solve the cube (None when not solvable or not attempted).
+    solution_note
+        Why there is no solution, when there is none.
+    photos
+        Where each photo went.
+    ambiguous
+        True when equally good assemblies give different cubes.
+    alternatives
+        Those cubes (facelet strings), the reported one first.
+    ambiguity_note
+        How equally good assemblies were told apart by the neighbouring faces' stickers
+        seen beside the faces (then ``ambiguous`` is False), or why they were not.
+    """
+
+    size: int
+    facelets: str
+    read_facelets: str
+    colors: Mapping[str, ColorInfo]
+    validation: ValidationReport
+    confidence: np.ndarray
+    repairs: tuple[Repair, ...]
+    repair_note: str
+    solution: tuple[Move, ...] | None
+    solution_note: str
+    photos: tuple[PhotoPlacement, ...]
+    ambiguous: bool
+    alternatives: tuple[str, ...]
+    ambiguity_note: str = ""
+
+    @property
+    def valid(self) -> bool:
+        """True when the cube can be solved."""
+        return self.validation.valid
+
+    @property
+    def ambiguous_faces(self) -> tuple[str, ...]:
+        """The faces whose stickers differ between the reported cube and an alternative:
+        the photos whose orientation the stickers alone cannot settle."""
+        per_face = self.size * self.size
+        return tuple(
+            face
+            for f, face in enumerate(FACES)
+            if any(
+                other[f * per_face : (f + 1) * per_face]
+                != self.read_facelets[f * per_face : (f + 1) * per_face]
+                for other in self.alternatives
+            )
+        )
+
+    def to_dict(self) -> dict:
+        """The JSON report of DESIGN.md.
+
+        Returns
+        -------
+        dict
+            JSON-ready: the keys of :meth:`cubescan.solver.validate.ValidationReport.to_dict`
+            (``size``, ``facelets``, ``valid``, ``problems``, ``fix``, ``orbit``,
+            ``classic_error``), then ``read_facelets``, ``colors`` (face letter ->
+            ``{"name", "lab"}``), ``confidence`` (per sticker, 3 decimals), ``repairs``,
+            ``repair_note``, ``solution`` (WCA text, or None), ``solution_note``,
+            ``photos`` (``source``, ``face``, ``quarter_turns`` each), ``ambiguous``,
+            ``ambiguous_faces``, ``alternatives`` and ``ambiguity_note``.
+
+        Examples
+        --------
+        >>> from cubescan.synth.colors import render_cube
+        >>> from cubescan.solver.moves import apply_moves, solved_facelets
+        >>> truth = apply_moves(solved_facelets(3), "R U R' F2")
+        >>> lab = render_cube(truth, "cool", np.random.default_rng(0))
+        >>> data = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False).to_dict()
+        >>> data["valid"], data["colors"]["U"]["name"], data["solution"], data["solution_note"]
+        (True, 'white', None, 'not asked for')
+        >>> data["photos"][1], len(data["confidence"])
+        ({'source': 'photo 2', 'face': 'R', 'quarter_turns': 0}, 54)
+        """
+        data = self.validation.to_dict()
+        data.update(
+            {
+                "size": self.size,
+                "facelets": self.facelets,
+                "read_facelets": self.read_facelets,
+                "colors": colors_json(self.colors),
+                "confidence": [round(float(c), 3) for c in self.confidence],
+                "repairs": [r.to_dict(self.colors) for r in self.repairs],
+                "repair_note": self.repair_note,
+                "solution": None if self.solution is None else format_moves(self.solution),
+                "solution_note": self.solution_note,
+                "photos": [
+                    {"source": p.source, "face": p.face, "quarter_turns": p.quarter_turns}
+                    for p in self.photos
+                ],
+                "ambiguous": self.ambiguous,
+                "ambiguous_faces": list(self.ambiguous_faces),
+                "alternatives": list(self.alternatives),
+                "ambiguity_note": self.ambiguity_note,
+            }
+        )
+        return data
+
+
+def _symbols(classification: Classification) -> dict[str, str]:
+    """One character per colour for assembly: W Y R O G B when standard, else 1-6."""
+    names = {face: info.name for face, info in classification.colors.items()}
+    if all(name in _LETTER_OF_COLOUR for name in names.values()):
+        return {face: _LETTER_OF_COLOUR[name] for face, name in names.items()}
+    return {face: str(number) for number, face in enumerate(sorted(names), start=1)}
+
+
+def _final_index(assembly: Assembly, size: int) -> np.ndarray:
+    """``index[k]`` = facelet index, in the assembled cube, of the k-th sampled sticker."""
+    per_face = size * size
+    grid = np.arange(per_face).reshape(size, size)
+    index = np.empty(6 * per_face, dtype=int)
+    for placement in assembly.placements:
+        # rot90 turns the photo's grid into the face's net grid; read back where each went.
+        turned = np.rot90(grid, -placement.quarter_turns).ravel()
+        start = FACES.index(placement.face) * per_face
+        index[placement.photo * per_face + turned] = start + np.arange(per_face)
+    return index
+
+
+def _reordered(
+    classification: Classification, assembly: Assembly, symbols: dict[str, str]
+) -> Classification:
+    """The classification in the assembled cube's facelet order and face letters."""
+    index = _final_index(assembly, classification.size)
+    # Classification letters -> assembled face letters, through the shared colour symbols.
+    letter_of = {read: FACES[assembly.symbols.index(symbol)] for read, symbol in symbols.items()}
+    order = np.empty_like(index)
+    order[index] = np.arange(index.size)
+    read_of = {face: read for read, face in letter_of.items()}
+    columns = [FACES.index(read_of[face]) for face in FACES]
+    return Classification(
+        classification.size,
+        assembly.facelets,
+        {letter_of[read]: info for read, info in classification.colors.items()},
+        classification.confidence[order],
+        classification.log_likelihood[order][:, columns],
+        classification.standard,
+    )
+
+
+def _solution(report: ValidationReport, state: CubeState) -> tuple[tuple[Move, ...] | None, str]:
+    if not report.valid:
+        return None, "the cube cannot be solved as it is: see the problems and fixes"
+    if state.size > 3:
+        return None, (
+            f"solving a {state.size}x{state.size} is not supported yet; the validation is complete"
+        )
+    from cubescan.solver.solve import solve  # the search tables load only when a solution is wanted
+
+    return tuple(solve(state)), ""
+
+
+@dataclass(frozen=True, eq=False)
+class _Reading:
+    """One way of reading the cube's colours, carried through assembly and repair."""
+
+    assembly: Assembly
+    ordered: Classification
+    outcome: RepairResult
+    report: ValidationReport
+
+    @property
+    def score(self) -> tuple[int, int, int]:
+        """Lower is more plausible. A reading that needs no repair comes first: a repair
+        accepted on balanced colours must not hide a fault read as it is on the photos
+        (a mis-stuck sticker). Then fewer broken pieces (structural problems: a misread
+        breaks pieces, a twist, flip or parity breaks none), then fewer problems."""
+        problems = self.report.problems
+        structural = sum(p.code not in PHYSICAL_FAULTS for p in problems)
+        return len(self.outcome.repairs), structural, len(problems)
+
+
+@dataclass(frozen=True, eq=False)
+class _Named:
+    """One way of naming the cube's colours: the classification and each photo's symbols."""
+
+    classification: Classification
+    symbols: dict[str, str]
+    readings: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Assembled:
+    """One way of reading the cube's colours, assembled but not yet repaired."""
+
+    assembly: Assembly
+    ordered: Classification
+
+
+def _named(lab: np.ndarray, size: int, profile: Profile | None) -> _Named:
+    classification = classify(lab, profile=profile)
+    symbols = _symbols(classification)
+    per_face = size * size
+    readings = tuple(
+        "".join(symbols[x] for x in classification.facelets[p * per_face : (p + 1) * per_face])
+        for p in range(6)
+    )
+    return _Named(classification, symbols, readings)
+
+
+def _assembled(named: _Named, orientation: str) -> _Assembled:
+    assembly = assemble(named.readings, orientation)
+    return _Assembled(assembly, _reordered(named.classification, assembly, named.symbols))
+
+
+def _repaired(assembled: _Assembled) -> _Reading:
+    outcome = repair(assembled.ordered)
+    state = CubeState(assembled.assembly.size, outcome.facelets, assembled.assembly.symbols)
+    return _Reading(assembled.assembly, assembled.ordered, outcome, validate(state))
+
+
+def _as_taken(face_samples: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The photos' samples as the camera read them (the third way to read a cube)."""
+    return list(face_samples)
+
+
+def _best_reading(
+    face_samples: Sequence[np.ndarray], orientation: str, profile: Profile | None
+) -> _Reading:
+    """The photos balanced against each other's light, unless as taken reads better.
+
+    Balanced samples (:func:`cubescan.calibration.light.balance_photos`) are read first; a
+    sound cube (which needs no repair) is taken at once. Otherwise the samples as taken
+    are read too, only the photos that match none of the others' colours re-lit
+    (:func:`cubescan.calibration.light.relight_misfits`), and a sound cube from them is taken;
+    then the samples exactly as taken, which stand only when sound (under one light a
+    cube that re-lighting misjudges reads plainly; under several, an unsound reading as
+    taken is the weaker guess). Failing that, each reading is repaired and the cube's
+    constraints choose: the reading with the fewest repairs, then broken pieces, then
+    problems (the earlier on a tie). A reading failing (e.g. an even cube's colours not
+    recognised) leaves the others.
+    """
+    size = size_from_length(6 * len(face_samples[0]))
+    readings: list[tuple[_Named, _Assembled | None]] = []
+    failures: list[BadInputError] = []
+    for balance in (balance_photos, relight_misfits, _as_taken):
+        lab = np.concatenate(balance(face_samples))
+        try:
+            named = _named(lab, size, profile)
+            # A reading that no placement makes sound waits (its diagnosis is the costly
+            # part): the other reading may be sound.
+            hopeful = orientation == "net" or can_be_sound(named.readings)
+            assembled = _assembled(named, orientation) if hopeful else None
+        except BadInputError as err:
+            failures.append(err)
+            continue
+        if assembled is not None and assembled.assembly.report.valid:
+            return _repaired(assembled)
+        if balance is not _as_taken or not readings:
+            readings.append((named, assembled))
+    if not readings:
+        raise failures[0]
+    # Repairs are searched only now: a sound reading, when there is one, needs none.
+    return min(
+        (_repaired(assembled or _assembled(named, orientation)) for named, assembled in readings),
+        key=lambda reading: reading.score,
+    )
+
+
+def cube_report(
+    face_samples: Sequence[np.ndarray],
+    sources: Sequence[str] | None = None,
+    orientation: str = "auto",
+    profile: Profile | None = None,
+    solve: bool = True,
+    side_samples: Sequence[SideSamples] | None = None,
+) -> CubeReport:
+    """From six faces' colour samples to the full report on the cube.
+
+    The photos are balanced against each other's light first
+    (:func:`cubescan.calibration.light.balance_photos`); the samples as taken are read too when
+    that gives no sound cube, and the cube's constraints pick the more plausible reading.
+    The report's colours carry the mean Lab of their stickers as the camera read them.
+    When equally good assemblies give different cubes and the photos' side samples are
+    given, the colours seen beside the faces settle it if they clearly favour one (see
+    :func:`_settled_by_sides`); otherwise the ambiguity is reported.
+
+    Parameters
+    ----------
+    face_samples
+        Six arrays (N*N, 3) of CIELAB samples, each row-major as its photo shows the face,
+        in any order (``orientation="auto"``) or in URFDLB order as in the net (``"net"``).
+    sources
+        A name per photo for the report (default "photo 1".."photo 6").
+    orientation
+        ``"auto"`` or ``"net"`` (see :func:`cubescan.scanner.assemble.assemble`).
+    profile
+        A calibration profile for colour naming.
+    solve
+        Also solve a solvable 2x2 or 3x3.
+    side_samples
+        Per photo, the colours seen beside its face (:func:`cubescan.scanner.sides.sample_sides`),
+        in the order of ``face_samples``; None when only the faces' samples are known.
+
+    Returns
+    -------
+    CubeReport
+
+    Raises
+    ------
+    BadInputError
+        Not six faces of one size, NaN samples, a face photographed twice, ...
+
+    Examples
+    --------
+    Six photos' samples in another order, the F photo upside down:
+
+    >>> from cubescan.synth.colors import render_cube
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> truth = apply_moves(solved_facelets(3), "F R' U2")
+    >>> lab = render_cube(truth, "warm", np.random.default_rng(1))
+    >>> samples = [lab[9 * f : 9 * f + 9] for f in (2, 5, 0, 3, 1, 4)]  # F B U D R L
+    >>> samples[0] = samples[0][::-1]  # row-major 3x3 reversed: turned half way
+    >>> names = ["F.jpg", "B.jpg", "U.jpg", "D.jpg", "R.jpg", "L.jpg"]
+    >>> report = cube_report(samples, names, solve=False)
+    >>> report.facelets == truth, report.ambiguous, report.solution_note
+    (True, False, 'not asked for')
+    >>> report.photos[0]
+    PhotoPlacement(source='F.jpg', face='F', quarter_turns=2)
+    """
+    if len(face_samples) != 6:
+        raise BadInputError("bad-format", f"a cube has six faces; got {len(face_samples)}")
+    sources = tuple(sources or (f"photo {i}" for i in range(1, 7)))
+    per_face = {np.asarray(s).shape[0] for s in face_samples}
+    if len(per_face) != 1:
+        raise BadInputError(
+            "bad-format",
+            "the photos show different grid sizes ("
+            + ", ".join(
+                f"{src}: {len(s)} stickers" for src, s in zip(sources, face_samples, strict=True)
+            )
+            + "); check the cube size (--size)",
+        )
+    samples = [np.asarray(s, dtype=float) for s in face_samples]
+    for source, lab in zip(sources, samples, strict=True):
+        # Checked here, per photo, so that the error can say which photo it was.
+        if lab.ndim != 2 or lab.shape[1] != 3 or not np.isfinite(lab).all():
+            raise BadInputError(
+                "bad-format", f"{source}: colour samples must be finite (n, 3) CIELAB values"
+            )
+    if side_samples is not None and len(side_samples) != len(samples):
+        raise BadInputError(
+            "bad-format", f"give one set of side samples per photo; got {len(side_samples)}"
+        )
+    reading = _best_reading(samples, orientation, profile)
+    note = ""
+    if reading.assembly.ambiguous and side_samples is not None:
+        reading, note = _settled_by_sides(reading, samples, side_samples, sources)
+    size = reading.assembly.size
+    # Each colour's mean Lab as the camera read it (not as balanced), facelet order.
+    in_order = np.empty((6 * size * size, 3))
+    in_order[_final_index(reading.assembly, size)] = np.concatenate(samples)
+    letters = np.array(list(reading.assembly.facelets))
+    colors = {
+        face: ColorInfo(
+            info.name, tuple(round(float(v), 2) for v in in_order[letters == face].mean(0))
+        )
+        for face, info in reading.ordered.colors.items()
+    }
+    state = CubeState(size, reading.outcome.facelets, reading.assembly.symbols)
+    solution, solution_note = _solution(reading.report, state) if solve else (None, "not asked for")
+    photos = tuple(
+        PhotoPlacement(sources[p.photo], p.face, p.quarter_turns)
+        for p in reading.assembly.placements
+    )
+    return CubeReport(
+        size,
+        reading.outcome.facelets,
+        reading.assembly.facelets,
+        colors,
+        reading.report,
+        reading.ordered.confidence,
+        reading.outcome.repairs,
+        reading.outcome.reason,
+        solution,
+        solution_note,
+        photos,
+        reading.assembly.ambiguous,
+        reading.assembly.alternatives,
+        note,
+    )
+
+
+def _settled_by_sides(
+    reading: _Reading,
+    face_samples: Sequence[np.ndarray],
+    side_samples: Sequence[SideSamples],
+    sources: Sequence[str],
+) -> tuple[_Reading, str]:
+    """The reading with its assembly chosen among equally good ones by the colours seen
+    beside the faces, when they clearly favour one; and a note saying what they showed.
+
+    The chosen cube becomes the reading (reordered, repaired and validated as any
+    other), no longer ambiguous, with the other cubes still listed after it.
+    """
+    assembly = reading.assembly
+    size = assembly.size
+    index = _final_index(assembly, size)
+    per_face = size * size
+    in_photo_order = "".join(assembly.facelets[i] for i in index)
+    verdict = weigh_alternatives(
+        side_samples,
+        face_samples,
+        [in_photo_order[p * per_face : (p + 1) * per_face] for p in range(6)],
+        assembly.alternatives,
+        [
+            [(p.photo, p.face, p.quarter_turns) for p in placements]
+            for placements in assembly.alternative_placements
+        ],
+    )
+    if not verdict.settled:
+        return reading, (
+            "the stickers seen beside the faces do not settle it: alternative "
+            f"{verdict.best + 1} fits them best, with a lead of {verdict.margin:.1f}, "
+            f"{verdict.agreeing} stickers for it and {verdict.disagreeing} against"
+        )
+    names = ", ".join(sources[p] for p in verdict.photos)
+    note = (
+        f"{len(assembly.alternatives)} assemblies fit the faces equally well; the neighbouring "
+        f"faces' stickers seen beside the faces in {names} settle it ({verdict.agreeing} "
+        f"stickers agree, none disagree; lead {verdict.margin:.1f})"
+    )
+    order = [verdict.best, *(k for k in range(len(assembly.alternatives)) if k != verdict.best)]
+    alternatives = tuple(assembly.alternatives[k] for k in order)
+    chosen = replace(
+        assembly,
+        facelets=alternatives[0],
+        placements=assembly.alternative_placements[verdict.best],
+        ambiguous=False,
+        alternatives=alternatives,
+        alternative_placements=tuple(assembly.alternative_placements[k] for k in order),
+    )
+    if verdict.best == 0:
+        return replace(reading, assembly=chosen), note
+    chosen = replace(chosen, report=validate(CubeState(size, chosen.facelets, chosen.symbols)))
+    # The classification in photo order and the assembled letters, placed anew.
+    ordered = reading.ordered
+    photo_order = Classification(
+        size,
+        in_photo_order,
+        ordered.colors,
+        ordered.confidence[index],
+        ordered.log_likelihood[index],
+        ordered.standard,
+    )
+    symbols = {face: assembly.symbols[f] for f, face in enumerate(FACES)}
+    return _repaired(_Assembled(chosen, _reordered(photo_order, chosen, symbols))), note
+
+
+# ------------------------------------------------------------------ photos
+
+
+_FACE_IN_NAME = re.compile(r"(?<![A-Za-z])([URFDLB])(?![A-Za-z])")
+
+
+def face_letter_of(path: Path) -> str | None:
+    """The face letter a photo's file name gives, if any (``U.jpg``, ``cube_F.png``...).
+
+    Parameters
+    ----------
+    path
+        The photo's path; only its stem (file name without suffix) is read.
+
+    Returns
+    -------
+    str or None
+        One of URFDLB: a face letter that stands apart from other letters in the stem (at
+        either end, or between non-letters such as ``_``, ``-``, digits); None when there
+        is none, or when the stem gives two different letters.
+
+    Examples
+    --------
+    >>> face_letter_of(Path("rubiks-side-R.png")), face_letter_of(Path("photo3.jpg"))
+    ('R', None)
+    >>> face_letter_of(Path("U-R.png")), face_letter_of(Path("cube_F_2.jpg"))  # two, or one
+    (None, 'F')
+    """
+    found = _FACE_IN_NAME.findall(path.stem)
+    return found[-1] if len(set(found)) == 1 else None
+
+
+def order_photos(paths: Sequence[Path]) -> list[Path]:
+    """Six photo paths in URFDLB order when their names say the face, else as given.
+
+    A single folder is expanded to the images in it.
+
+    Parameters
+    ----------
+    paths
+        Six image files, or a single folder (its files with an image suffix,
+        :data:`cubescan.scanner.frames.sources.IMAGE_SUFFIXES`, sorted by name, are taken).
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted into URFDLB order when :func:`face_letter_of` gives all six faces, one
+        each; otherwise in the order given (or listed, for a folder).
+
+    Raises
+    ------
+    BadInputError
+        Not six images. (Names that give a face twice, or not all six, leave the photos in
+        the order given: the faces are told apart by their colours.)
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for face in "BDFLRU":
+    ...         (Path(folder) / f"cube_{face}.jpg").touch()
+    ...     [path.name for path in order_photos([Path(folder)])]
+    ['cube_U.jpg', 'cube_R.jpg', 'cube_F.jpg', 'cube_D.jpg', 'cube_L.jpg', 'cube_B.jpg']
+    >>> [p.name for p in order_photos([Path(f"img{k}.png") for k in range(6)])]  # as given
+    ['img0.png', 'img1.png', 'img2.png', 'img3.png', 'img4.png', 'img5.png']
+    """
+    if len(paths) == 1 and paths[0].is_dir():
+        paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if len(paths) != 6:
+        listed = ", ".join(p.name for p in paths) or "none"
+        raise BadInputError(
+            "missing-face",
+            f"a cube needs six face photos, found {len(paths)} ({listed}): give a folder with "
+            "six images or six image files",
+        )
+    letters = [face_letter_of(p) for p in paths]
+    if all(letters) and len(set(letters)) == 6:
+        return sorted(paths, key=lambda p: FACES.index(face_letter_of(p)))
+    return list(paths)
+
+
+@dataclass(frozen=True, eq=False)
+class FacePhoto:
+    """One photo read: the image, where the face's cells are, their colour samples, and
+    the colours seen beside the face (``sides``, :func:`cubescan.scanner.sides.sample_sides`)."""
+
+    source: str
+    image: np.ndarray
+    cells: np.ndarray
+    lab: np.ndarray
+    confidence: np.ndarray
+    sides: SideSamples | None = None
+
+
+def read_face_photo(
+    image: np.ndarray, source: str, size: int | None = None, *, thorough: bool = True
+) -> FacePhoto:
+    """Find the face's grid in a photo and sample each sticker's colour.
+
+    A photo is taken to show a face, so by default the detector's thorough search runs
+    when its fast one finds nothing (see :func:`cubescan.scanner.grid.detect_grid`).
+
+    Parameters
+    ----------
+    image
+        The photo (BGR ``uint8``, (height, width, 3); grayscale and BGRA accepted).
+    source
+        The photo's name, for the result and error messages.
+    size
+        N, when known (detected otherwise).
+    thorough
+        Run the detector's thorough search when the fast one finds nothing.
+
+    Returns
+    -------
+    FacePhoto
+        ``image`` as given, ``cells`` (N*N, 4, 2) cell outlines in pixels, ``lab`` (N*N, 3)
+        CIELAB samples and ``confidence`` (N*N,) per cell, all row-major as the photo
+        shows the face, and ``sides``, the colours seen beside the face.
+
+    Raises
+    ------
+    BadInputError
+        When no cube face is found in the photo.
+
+    Examples
+    --------
+    >>> from cubescan.synth.scenes import random_scene_spec, render_scene
+    >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(320, 240), hard=False)
+    >>> photo = read_face_photo(render_scene(spec)[0], "U.png")
+    >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
+    ((9, 3), (9, 4, 2), (4, 3, 3))
+    >>> read_face_photo(np.zeros((120, 160, 3), np.uint8), "blank.png")
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: blank.png: no cube face found; the face should fill ...
+    """
+    detection = detect_grid(image, size, thorough=thorough)
+    if detection is None:
+        raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
+    samples = sample_colors(image, detection)
+    sides = sample_sides(image, detection)
+    return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence, sides)
+
+
+_NO_FACE_ADVICE = (
+    "the face should fill a good part of the photo, in focus, with all its stickers visible"
+)
+
+
+def _try_face(image: np.ndarray, source: str, size: int | None) -> FacePhoto | None:
+    # The fast search only: a photo it misses is read again, thoroughly, once N is known.
+    try:
+        return read_face_photo(image, source, size, thorough=False)
+    except BadInputError as err:
+        if err.code != "no-face":
+            raise
+        return None
+
+
+def _majority_size(photos: Sequence[FacePhoto]) -> int:
+    sizes = Counter(round(len(p.lab) ** 0.5) for p in photos)
+    return sizes.most_common(1)[0][0]
+
+
+def read_cube_photos(
+    images: Sequence[np.ndarray], sources: Sequence[str], size: int | None = None
+) -> list[FacePhoto]:
+    """Find the face in each of a cube's six photos and sample its stickers.
+
+    The photos of one cube help each other: when ``size`` is not given, the N that most
+    photos show is the cube's, and a photo where no face (or a face of another N) was
+    found is read again knowing N, which lets the detector accept more (a stray match
+    beside the face, a row hidden by a finger).
+
+    Parameters
+    ----------
+    images
+        The photos (BGR), one face each.
+    sources
+        A name per photo, for error messages.
+    size
+        N, when known.
+
+    Returns
+    -------
+    list of FacePhoto
+        In the order of ``images``, all of one N.
+
+    Raises
+    ------
+    BadInputError
+        ``no-face``: no face in any photo, or in one photo even knowing N (named).
+
+    Examples
+    --------
+    >>> from cubescan.synth.scenes import random_scene_spec, render_scene
+    >>> rng = np.random.default_rng(3)
+    >>> image = render_scene(random_scene_spec(rng, 3, resolution=(640, 480), hard=False))[0]
+    >>> [len(p.lab) for p in read_cube_photos([image], ["U.png"])]
+    [9]
+    """
+    found = [_try_face(image, source, size) for image, source in zip(images, sources, strict=True)]
+    seen = [photo for photo in found if photo is not None]
+    if not seen:
+        raise BadInputError(
+            "no-face", "no cube face was found in any of the photos: " + _NO_FACE_ADVICE
+        )
+    common = size or _majority_size(seen)
+    return [
+        photo
+        if photo is not None and len(photo.lab) == common * common
+        else read_face_photo(image, source, common)
+        for photo, image, source in zip(found, images, sources, strict=True)
+    ]
+
+
+def check_images(
+    paths: Sequence[str | Path],
+    size: int | None = None,
+    orientation: str = "auto",
+    profile: Profile | None = None,
+    solve: bool = True,
+) -> tuple[CubeReport, list[FacePhoto]]:
+    """``cubescan check`` as a function: six face photos to the full report.
+
+    Parameters
+    ----------
+    paths
+        A folder holding six photos, or six image files; named by face letter (``U.jpg``,
+        ``cube_F.png``...) or given in URFDLB order; any rotation.
+    size
+        N, when known (detected otherwise).
+    orientation
+        ``"auto"`` (any order and rotation) or ``"net"`` (URFDLB, as in the net).
+    profile
+        Colour profile.
+    solve
+        Also solve a solvable 2x2 or 3x3.
+
+    Returns
+    -------
+    (CubeReport, list of FacePhoto)
+        The report and, for drawing, the photos as read (in URFDLB order when named).
+
+    Raises
+    ------
+    BadInputError
+        Not six photos, an unreadable image, no face found in a photo, ...
+
+    Examples
+    --------
+    >>> report, photos = check_images(["sample_images/cube_3x3"])  # doctest: +SKIP
+    >>> report.valid, report.facelets[:9]  # doctest: +SKIP
+    (True, 'UUUUUUUUU')
+    """
+    ordered = order_photos([Path(p) for p in paths])
+    images = [read_image(path) for path in ordered]
+    photos = read_cube_photos(images, [str(path) for path in ordered], size)
+    report = cube_report(
+        [p.lab for p in photos],
+        [p.source for p in photos],
+        orientation,
+        profile,
+        solve,
+        [p.sides for p in photos],
+    )
+    return report, photos
+
+
+def check_folder(folder: Path, out: Path) -> dict:
+    """One cube of a batch: its report row, with photo thumbnails for the HTML page.
+
+    Annotated photos and the net go to ``out/annotated/<cube>/``.
+
+    Parameters
+    ----------
+    folder
+        The cube's folder of six face photos (as for :func:`check_images`); its name
+        names the cube.
+    out
+        The batch's report folder.
+
+    Returns
+    -------
+    dict
+        :meth:`CubeReport.to_dict` (the cube solved when it can be, as by
+        :func:`check_images`), plus ``"thumbnails"``: one JPEG data URI per photo
+        (:func:`~output.report_html.thumbnail_data_uri`), in URFDLB order when named.
+
+    Raises
+    ------
+    BadInputError
+        As :func:`check_images`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cube = Path(__file__).parents[2] / "sample_images" / "cube_3x3"  # six rendered photos
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     row = check_folder(cube, Path(out))
+    ...     drawn = sorted(p.name for p in (Path(out) / "annotated" / "cube_3x3").iterdir())
+    >>> row["valid"], len(row["thumbnails"]), drawn[0], drawn[-1]
+    (True, 6, 'B-annotated.jpg', 'net.png')
+    """
+    report, photos = check_images([folder])
+    target = out / "annotated" / folder.name
+    thumbnails = [thumbnail_data_uri(image) for image in write_annotations(report, photos, target)]
+    return {**report.to_dict(), "thumbnails": thumbnails}
+
+
+def write_annotations(
+    report: CubeReport, photos: Sequence[FacePhoto], folder: Path
+) -> list[np.ndarray]:
+    """Write each photo with its grid and colour names, and the cube's net, into ``folder``.
+
+    Returns the annotated photos (for thumbnails).
+
+    Parameters
+    ----------
+    report
+        The cube's report (:func:`cube_report`).
+    photos
+        The photos it was read from (:func:`read_cube_photos`), matched to the report's
+        placements by ``source``.
+    folder
+        Destination, made if missing: ``<photo stem>-annotated.jpg`` per photo (colours
+        as read, before repair), and ``net.png`` (the cube after repair, stickers with
+        problems outlined).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        The annotated photos (BGR ``uint8``, each the size of its photo), in the order of
+        ``photos``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cube = Path(__file__).parents[2] / "sample_images" / "cube_3x3"  # six rendered photos
+    >>> report, photos = check_images([cube], solve=False)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     annotated = write_annotations(report, photos, Path(folder))
+    ...     written = sorted(p.name for p in Path(folder).iterdir())
+    >>> len(annotated), annotated[0].shape == photos[0].image.shape
+    (6, True)
+    >>> written
+    ['B-annotated.jpg', 'D-annotated.jpg', ..., 'U-annotated.jpg', 'net.png']
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    per_face = report.size * report.size
+    names = {face: info.name for face, info in report.colors.items()}
+    fills = fills_from_names(names, {face: info.lab for face, info in report.colors.items()})
+    index_of = {p.source: i for i, p in enumerate(report.photos)}
+    annotated = []
+    for photo in photos:
+        placement = report.photos[index_of[photo.source]]
+        start = FACES.index(placement.face) * per_face
+        grid = np.arange(per_face).reshape(report.size, report.size)
+        # Photo cell k shows the face sticker that the photo's quarter turns bring it to.
+        where = np.empty(per_face, dtype=int)
+        where[np.rot90(grid, -placement.quarter_turns).ravel()] = np.arange(per_face)
+        letters = [report.read_facelets[start + where[k]] for k in range(per_face)]
+        image = annotate_face(
+            photo.image, photo.cells, [names[x] for x in letters], [fills[x] for x in letters]
+        )
+        cv2.imwrite(str(folder / f"{Path(photo.source).stem}-annotated.jpg"), image)
+        annotated.append(image)
+    marked = frozenset(i for p in report.validation.problems for i in p.facelets)
+    cv2.imwrite(
+        str(folder / "net.png"), draw_net(report.facelets, report.size, fills, marked=marked)
+    )
+    return annotated

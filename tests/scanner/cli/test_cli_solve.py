@@ -1,0 +1,120 @@
+"""`cubescan solve`: moves for people and JSON, exit codes, --steps, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cubescan.scanner.cli import main
+from cubescan.solver import solve as solve_module
+from cubescan.solver.cubie import random_state
+from cubescan.solver.moves import apply_moves, solved_facelets
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shared_cache(table_cache):
+    """Tables in this session's shared tmp cache (built once for all solver tests)."""
+    solve_module._tables.cache_clear()
+    yield
+    solve_module._tables.cache_clear()
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["solve", *args])
+
+
+def test_human_output_shows_moves_that_solve():
+    state = random_state(np.random.default_rng(3))
+    result = run(state)
+    assert result.exit_code == 0, result.output
+    line = result.output.splitlines()[0]
+    moves, count = line.split("  (")
+    assert count == f"{len(moves.split())} moves)"
+    assert apply_moves(state, moves) == solved_facelets(3)
+
+
+def test_json_output():
+    state = apply_moves(solved_facelets(3), "R U R' U'")
+    result = run(state, "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["valid"] is True and data["target_met"] is True and data["timed_out"] is False
+    assert data["length"] == len(data["moves"]) <= 20
+    assert apply_moves(state, data["solution"]) == solved_facelets(3)
+
+
+def test_steps_show_a_net_per_move():
+    state = apply_moves(solved_facelets(3), "R U")
+    result = run(state, "--steps")
+    assert result.exit_code == 0
+    assert "start" in result.output
+    assert "1. " in result.output and "2. " in result.output
+    # The last net is the solved cube: its U rows are all U.
+    assert result.output.rstrip().splitlines()[-1].split() == ["D", "D", "D"]
+
+
+def test_solved_cube():
+    result = run(solved_facelets(3))
+    assert result.exit_code == 0 and "Already solved" in result.output
+
+
+def test_unsolvable_exits_1_with_diagnosis():
+    state = list(solved_facelets(3))
+    state[5], state[10] = state[10], state[5]  # flip the UR edge
+    result = run("".join(state), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["valid"] is False and data["problems"][0]["code"] == "edge-flip"
+
+
+def test_unreadable_exits_2_with_one_line():
+    result = run("UUUUUUUUU")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_timeout_flag_in_json():
+    state = random_state(np.random.default_rng(4))
+    result = run(state, "--max-length", "10", "--timeout", "0.2", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["timed_out"] is True and data["target_met"] is False
+    assert apply_moves(state, data["solution"]) == solved_facelets(3)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_exits_130_without_traceback():
+    state = random_state(np.random.default_rng(5))
+    env = dict(os.environ)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cubescan", "solve", state, "--max-length", "12"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A test run started in the background inherits an ignored SIGINT, and Python
+        # keeps it ignored: give the child the default, as a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(4.0)  # imports, table load and the search under way
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # never leave a search running past the test
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    assert "Traceback" not in err and "interrupted" in err

@@ -1,0 +1,94 @@
+"""`cubescan validate`: exit codes, JSON, and no traceback on any input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cubescan.scanner.cli import main
+from cubescan.solver.moves import apply_moves, solved_facelets
+
+SOLVED = solved_facelets(3)
+COLOURS = SOLVED.translate(str.maketrans("URFDLB", "WRGYOB"))
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_solvable_cube_exits_0_and_shows_the_net():
+    result = run("validate", apply_moves(SOLVED, "R U"))
+    assert result.exit_code == 0
+    assert "Solvable" in result.output
+    assert result.output.count("U") >= 9
+
+
+def test_unsolvable_cube_exits_1_with_problem_and_fix():
+    flipped = SOLVED[:5] + "R" + SOLVED[6:10] + "U" + SOLVED[11:]
+    result = run("validate", flipped)
+    assert result.exit_code == 1
+    assert "edge-flip" in result.output
+    assert "flip the edge at UR in place" in result.output
+
+
+def test_json_report_has_the_design_fields():
+    result = run("validate", "--json", COLOURS)
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["valid"] is True and data["size"] == 3
+    assert data["facelets"] == SOLVED
+    assert data["colors"]["F"] == {"name": "G"}
+    assert data["problems"] == [] and data["classic_error"] == 0
+
+
+def test_json_for_an_unsolvable_cube_lists_codes_pieces_and_fix():
+    twisted = SOLVED[:8] + "R" + "F" + SOLVED[10:20] + "U" + SOLVED[21:]
+    result = run("validate", "--json", twisted)
+    assert result.exit_code == 1
+    problem = json.loads(result.output)["problems"][0]
+    assert problem["code"] == "corner-twist"
+    assert problem["pieces"] == ["URF"]
+    assert problem["facelets"] == ["U9", "R1", "F3"]
+    assert "twist the corner at URF" in problem["fix"]
+
+
+def test_one_colour_everywhere_is_read_but_not_solvable():
+    result = run("validate", "X" * 54)
+    assert result.exit_code == 1
+    assert "center-duplicate" in result.output
+
+
+@pytest.mark.parametrize("state", ["", "UUU", "ABCDEFG" + SOLVED[7:], SOLVED + "U", "é" * 53])
+def test_unreadable_states_exit_2_with_one_line(state):
+    result = run("validate", state)
+    assert result.exit_code == 2
+    assert result.output.startswith("cubescan: error:") or "Usage" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@given(st.text(max_size=70))
+@settings(max_examples=300, deadline=None)
+def test_fuzzed_states_never_crash(state):
+    result = run("validate", "--", state)
+    assert result.exit_code in (0, 1, 2)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("state", ["", "🙂" * 54, "U" * 96, "\x01" * 24, SOLVED[::-1]])
+def test_real_process_prints_no_traceback(state):
+    proc = subprocess.run(
+        [sys.executable, "-m", "cubescan", "validate", "--", state],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode in (0, 1, 2)
+    assert "Traceback" not in proc.stderr
+    if proc.returncode == 2:
+        assert proc.stderr.startswith("cubescan: error:") and proc.stderr.count("\n") == 1

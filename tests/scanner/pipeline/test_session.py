@@ -1,0 +1,183 @@
+"""The scanning session: captures steady faces, warns at once, finishes with the verdict."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from session_views import show, views
+
+from cubescan.errors import BadInputError
+from cubescan.scanner.assemble import rotate_face
+from cubescan.scanner.pipeline.session import FaceObservation, ScanSession
+from cubescan.solver.cubie import random_state
+from cubescan.solver.moves import apply_moves, solved_facelets
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_six_faces_in_any_order_end_with_the_exact_cube(size):
+    rng = np.random.default_rng(size)
+    truth = random_state(rng, size=size)
+    session = ScanSession(stable_frames=4)
+    events = session.start()
+    for view in [views(truth, rng)[i] for i in rng.permutation(6)]:
+        events += show(session, view, 6)
+    kinds = [e.kind for e in events]
+    assert kinds.count("face-captured") == 6 and kinds[-1] == "done"
+    assert "conflict" not in kinds
+    report = events[-1].data
+    assert report["valid"] is True
+    if size == 3:
+        assert report["facelets"] == truth
+    assert report["solution"]
+
+
+def test_a_moving_or_flickering_face_is_not_captured():
+    rng = np.random.default_rng(1)
+    view = views(solved_facelets(3), rng)[0]
+    session = ScanSession(stable_frames=3)
+    for step in range(10):
+        moved = FaceObservation(3, view.colors, view.lab, view.quad + 40 * step)
+        assert session.feed(moved) == []
+    flicker = FaceObservation(3, view.colors[:-1] + "Y", view.lab, view.quad)
+    for step in range(10):
+        assert session.feed(view if step % 2 else flicker) == []
+    assert not session.captured
+
+
+def test_the_same_face_again_is_ignored_but_a_different_reading_is_a_conflict_at_once():
+    rng = np.random.default_rng(2)
+    truth = random_state(rng)
+    first = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    show(session, first[0], 3)
+    assert show(session, first[0], 3) == []  # shown again, same colours: nothing new
+    changed = FaceObservation(3, "Y" + first[0].colors[1:], first[0].lab, first[0].quad)
+    events = show(session, changed, 3)
+    assert [e.kind for e in events] == ["conflict"]
+    assert events[0].data["code"] == "same-face-twice"
+    assert len(session.captured) == 1
+    session.feed(changed)  # still in view: space keeps the new reading
+    forced = session.capture_now()
+    assert forced[0].kind == "face-captured"
+    assert session.captured[changed.colors[4]].colors == changed.colors
+
+
+def test_a_mis_stuck_sticker_is_flagged_when_its_piece_is_complete_not_at_the_end():
+    truth = apply_moves(solved_facelets(3), "R U")
+    # U's edge stickers all turned yellow: whichever way U is held, its edge with any
+    # side face has yellow beside that face's colour, or yellow beside white below.
+    broken = "UYUYUYUYU".translate(str.maketrans("Y", "D")) + truth[9:]
+    rng = np.random.default_rng(3)
+    session = ScanSession(stable_frames=2)
+    order = [0, 2, 1, 5, 4, 3]  # U, F, R, B, L, D
+    captured_before_conflict = None
+    for number, face in enumerate(order, start=1):
+        events = show(session, views(broken, rng)[face], 3)
+        if any(e.kind == "conflict" for e in events) and captured_before_conflict is None:
+            captured_before_conflict = number
+            conflict = next(e for e in events if e.kind == "conflict")
+    assert captured_before_conflict is not None and captured_before_conflict < 6
+    assert conflict.data["code"] in ("color-count", "impossible-piece")
+
+
+def test_undo_reset_and_guidance():
+    rng = np.random.default_rng(4)
+    faces = views(solved_facelets(3), rng)
+    session = ScanSession(stable_frames=2)
+    events = show(session, faces[2], 3)  # green
+    hint = events[-1]
+    assert hint.kind == "need-face" and hint.face in "WROY"  # a face beside green
+    assert [e.kind for e in session.undo()] == ["undone", "need-face"]
+    assert not session.captured
+    show(session, faces[0], 3)
+    assert [e.kind for e in session.reset()] == ["reset", "need-face"]
+    assert session.capture_now()[0].kind == "need-face"  # nothing in view
+
+
+def test_save_and_resume_keeps_the_captured_faces():
+    rng = np.random.default_rng(5)
+    truth = random_state(rng)
+    faces = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    for view in faces[:4]:
+        show(session, view, 3)
+    resumed = ScanSession.from_json(session.to_json(), stable_frames=2)
+    assert list(resumed.captured) == list(session.captured)
+    events = []
+    for view in faces[4:]:
+        events += show(resumed, view, 3)
+    assert events[-1].kind == "done" and events[-1].data["facelets"] == truth
+    with pytest.raises(BadInputError):
+        ScanSession.from_json({"version": 99})
+
+
+def test_a_resumed_session_with_all_six_faces_finishes_at_start():
+    rng = np.random.default_rng(8)
+    truth = random_state(rng)
+    session = ScanSession(stable_frames=2)
+    for view in views(truth, rng):
+        show(session, view, 3)
+    resumed = ScanSession.from_json(session.to_json(), stable_frames=2)
+    events = resumed.start()
+    assert [e.kind for e in events] == ["done"] and events[0].data["facelets"] == truth
+    assert resumed.report is not None and resumed.feed(None) == []
+
+
+def test_a_new_face_never_takes_the_key_of_a_face_still_captured():
+    def face(colors: str, centre: list[float]) -> FaceObservation:
+        lab = np.full((9, 3), 60.0)
+        lab[4] = centre
+        return FaceObservation(3, colors, lab)
+
+    session = ScanSession(stable_frames=1)
+    white = face("WWWWWWWWW", [90, 0, 0])
+    for view in (white, face("RRRRRRRRR", [45, 60, 40]), face("GGGGWGGGG", [20, -40, 30])):
+        show(session, view, 1)  # the third is named white, its centre is not: "face 3"
+    session.feed(white)
+    session.capture_now()  # white again: now the last captured
+    session.feed(None)
+    session.undo()
+    show(session, face("BBBBRBBBB", [30, 10, -50]), 1)  # named red, its centre is not
+    assert list(session.captured) == ["R", "face 3", "face 4"]
+
+
+def test_a_face_shown_again_after_another_is_a_conflict_at_once():
+    rng = np.random.default_rng(6)
+    faces = views(random_state(rng), rng)
+    session = ScanSession(stable_frames=2)
+    show(session, faces[0], 3)
+    for _ in range(3):  # lost from view for a moment while held: not news
+        session.feed(None)
+    assert show(session, faces[0], 3) == []
+    show(session, faces[1], 3)
+    events = show(session, faces[0], 3)
+    assert [(e.kind, e.data.get("code")) for e in events] == [
+        ("conflict", "face-repeated"),
+        ("need-face", None),
+    ]
+    assert events[0].face == faces[0].colors[4] and len(session.captured) == 2
+
+
+def test_a_face_held_at_45_degrees_is_captured_though_its_top_flips():
+    rng = np.random.default_rng(7)
+    view = views(random_state(rng), rng)[0]
+    turned = FaceObservation(
+        3, rotate_face(view.colors, 3, 1), view.lab, np.roll(view.quad, 1, axis=0)
+    )
+    session = ScanSession(stable_frames=4)
+    events = []
+    for step in range(4):
+        events += session.feed(view if step % 2 else turned)
+    assert [e.kind for e in events] == ["face-captured", "need-face"]
+
+
+def test_the_samples_in_facelet_order_match_the_report(table_cache):
+    rng = np.random.default_rng(8)
+    truth = random_state(rng)
+    session = ScanSession(stable_frames=2)
+    for view in views(truth, rng):
+        show(session, view, 3)
+    lab = session.facelet_lab()
+    for face, info in session.report.colors.items():
+        mine = lab[np.array(list(session.report.facelets)) == face]
+        assert np.allclose(mine.mean(axis=0), info.lab, atol=0.5)
