@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cubescan.synth import scenes as synth
 from cubescan.solver.geometry import cube_geometry
+from cubescan.synth import scenes as synth
 
 SOLVED3 = "".join(face * 9 for face in "URFDLB")
 
