@@ -30,9 +30,9 @@ from cubescan.synth.scenes import STANDARD_SCHEME, cube_photo_specs, render_scen
 
 def write_cube(folder: Path, rng: np.random.Generator) -> None:
     """Six 1080p JPEG photos of one random cube, named by face."""
-    colours = "".join(STANDARD_SCHEME[f] for f in random_state(rng))
+    colors = "".join(STANDARD_SCHEME[f] for f in random_state(rng))
     folder.mkdir(parents=True)
-    specs = cube_photo_specs(rng, colours, (1920, 1080), max_tilt_deg=25, scale_range=(0.4, 0.8))
+    specs = cube_photo_specs(rng, colors, (1920, 1080), max_tilt_deg=25, scale_range=(0.4, 0.8))
     for face, spec in zip(FACES, specs, strict=True):
         cv2.imwrite(
             str(folder / f"{face}.jpg"), render_scene(spec)[0], [cv2.IMWRITE_JPEG_QUALITY, 92]

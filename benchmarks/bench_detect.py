@@ -84,10 +84,10 @@ def _against_the_peer(
     tracked = np.full((len(frames), repeat), np.nan)
     ours_right = peer_right = 0
     for index, (image, truth) in enumerate(zip(frames, truths, strict=True)):
-        true_centres = truth.centers[truth.front_face]
-        face, centres = detect_grid(image), contour_face(image)
-        ours_right += face is not None and same_stickers(face.centres, true_centres, 0.25)
-        peer_right += centres is not None and same_stickers(centres, true_centres, 0.25)
+        true_centers = truth.centers[truth.front_face]
+        face, centers = detect_grid(image), contour_face(image)
+        ours_right += face is not None and same_stickers(face.centers, true_centers, 0.25)
+        peer_right += centers is not None and same_stickers(centers, true_centers, 0.25)
         for run in range(repeat):
             start = time.process_time()
             detect_grid(image)

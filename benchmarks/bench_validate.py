@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     solvable = [random_state(rng) for _ in range(args.states)]
-    colours = [s.translate(str.maketrans("URFDLB", "WRGYOB")) for s in solvable]
+    colors = [s.translate(str.maketrans("URFDLB", "WRGYOB")) for s in solvable]
     reassembled = [cubie_to_facelets(random_reassembly(rng)) for _ in range(args.states)]
     faulty = []
     for state in solvable[: args.states // 4]:
@@ -44,7 +44,7 @@ def main() -> None:
         faulty.append(state[:index] + new + state[index + 1 :])
     print(f"validations per second (median of {args.repeats}, one core):")
     print(f"  solvable states, face letters   {per_second(solvable, args.repeats):>10,.0f}")
-    print(f"  solvable states, colour letters {per_second(colours, args.repeats):>10,.0f}")
+    print(f"  solvable states, colour letters {per_second(colors, args.repeats):>10,.0f}")
     print(f"  random reassemblies (diagnosed) {per_second(reassembled, args.repeats):>10,.0f}")
     print(f"  one wrong sticker (found)       {per_second(faulty, args.repeats):>10,.0f}")
 

@@ -102,14 +102,14 @@ def photos_of(
 
 
 def grid_turns(photo: FacePhoto, truth: SceneTruth) -> int | None:
-    """Quarter turns k with ``rot90(true centres, k)`` = the detected cells; None if off."""
+    """Quarter turns k with ``rot90(true centers, k)`` = the detected cells; None if off."""
     n = truth.centers[truth.front_face].shape[0]
     if len(photo.cells) != n * n:
         return None
     return truth.quarter_turns(photo.cells.mean(axis=1).reshape(n, n, 2), GRID_TOLERANCE)
 
 
-def colours_consistent(
+def colors_consistent(
     report: CubeReport, truths: list[SceneTruth], turns: list[int]
 ) -> tuple[bool, int]:
     """Whether the read colours map one to one onto the true colours, and how many stickers
@@ -176,7 +176,7 @@ def judge(
         return Outcome("exact", "")
     if off:
         return Outcome("detection: wrong grid", " ".join(codes), off)
-    consistent, wrong = colours_consistent(report, truths, [int(k) for k in turns])
+    consistent, wrong = colors_consistent(report, truths, [int(k) for k in turns])
     if not consistent:
         return Outcome("colour", f"{wrong} stickers misnamed; {' '.join(codes)}")
     if report.read_facelets != state:

@@ -48,9 +48,9 @@ from cubescan.synth.scenes import random_scene_spec, render_clutter, render_scen
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 
 
-def centres_of(detection) -> np.ndarray:
+def centers_of(detection) -> np.ndarray:
     """The detection's (N, N, 2) cell centres."""
-    return np.asarray(detection.centres).reshape(detection.size, detection.size, 2)
+    return np.asarray(detection.centers).reshape(detection.size, detection.size, 2)
 
 
 def rendered(
@@ -69,13 +69,13 @@ def rendered(
         detection = detect_grid(image)
         ok = False
         if detection is not None and detection.size == n:
-            ok = truth.quarter_turns(centres_of(detection), tolerance) is not None
+            ok = truth.quarter_turns(centers_of(detection), tolerance) is not None
         elif detection is not None:
             wrong_size += 1
         hits[n].append(ok)
         if peer and n == 3:
-            centres, front = contour_face(image), truth.centers[truth.front_face]
-            peer_hits.append(centres is not None and same_stickers(centres, front, tolerance))
+            centers, front = contour_face(image), truth.centers[truth.front_face]
+            peer_hits.append(centers is not None and same_stickers(centers, front, tolerance))
         quad = np.asarray(truth.corners[truth.front_face], np.float32)
         if cv2.contourArea(quad) >= MIN_FACE_FRACTION * image.shape[0] * image.shape[1]:
             large[n].append(ok)
@@ -122,7 +122,7 @@ def face_fraction(faces: list[dict], shape: tuple[int, ...]) -> float | None:
     return max(areas) / (shape[0] * shape[1]) if areas else None
 
 
-def box_centres(face: dict) -> tuple[np.ndarray, float]:
+def box_centers(face: dict) -> tuple[np.ndarray, float]:
     """A labelled face's sticker box centres (K, 2), in its row order, and the median
     sticker width (the shorter side of each box)."""
     boxes = np.array([b[:4] for b in face["boxes"]], float)
@@ -130,16 +130,16 @@ def box_centres(face: dict) -> tuple[np.ndarray, float]:
     return (boxes[:, :2] + boxes[:, 2:]) / 2, float(width)
 
 
-def centre_error(detection, faces: list[dict]) -> float | None:
+def center_error(detection, faces: list[dict]) -> float | None:
     """Median distance from the labelled box centres to the nearest found centre, in cell widths,
     for the best-matching labelled face of the photo (None when no face has boxes)."""
-    found = centres_of(detection).reshape(-1, 2)
+    found = centers_of(detection).reshape(-1, 2)
     best = None
     for face in faces:
         if not face["boxes"]:
             continue
-        centre, width = box_centres(face)
-        dist = np.linalg.norm(centre[:, None] - found[None], axis=2).min(axis=1)
+        center, width = box_centers(face)
+        dist = np.linalg.norm(center[:, None] - found[None], axis=2).min(axis=1)
         rel = float(np.median(dist) / width)
         best = rel if best is None else min(best, rel)
     return best
@@ -160,24 +160,24 @@ def read_photo(frame: np.ndarray, faces: list[dict], tolerance: float) -> tuple[
     width of one labelled face's boxes when it has them), and the centre error."""
     detection = detect_grid(frame)
     right_size = detection is not None and detection.size == faces[0]["size"]
-    error = centre_error(detection, faces) if right_size else None
+    error = center_error(detection, faces) if right_size else None
     has_boxes = any(face["boxes"] for face in faces)
     return right_size and (not has_boxes or error < tolerance), error
 
 
 def peer_reads(frame: np.ndarray, faces: list[dict], tolerance: float) -> bool:
     """Whether the contour-based peer finds the photo's 3x3 face (see ``--peer``)."""
-    centres = contour_face(frame)
-    if centres is None or not any(face["boxes"] for face in faces):
-        return centres is not None
+    centers = contour_face(frame)
+    if centers is None or not any(face["boxes"] for face in faces):
+        return centers is not None
     for face in faces:
         if not face["boxes"] or len(face["boxes"]) != 9:
             continue
-        centre, width = box_centres(face)
+        center, width = box_centers(face)
         # In the labelled row order, so that the pitch is measured along its rows.
-        truth = centre.reshape(3, 3, 2)
+        truth = center.reshape(3, 3, 2)
         pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=-1)))
-        if same_stickers(centres, truth, tolerance * width / pitch):
+        if same_stickers(centers, truth, tolerance * width / pitch):
             return True
     return False
 

@@ -42,8 +42,8 @@ def tie_states(rng: np.random.Generator, count: int) -> list[str]:
     found = []
     while len(found) < count:
         state = random_state(rng)
-        colours = "".join(STANDARD_SCHEME[f] for f in state)
-        result = assemble([colours[9 * f : 9 * f + 9] for f in range(6)])
+        colors = "".join(STANDARD_SCHEME[f] for f in state)
+        result = assemble([colors[9 * f : 9 * f + 9] for f in range(6)])
         if result.ambiguous and state in result.alternatives:
             found.append(state)
     return found

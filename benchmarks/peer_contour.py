@@ -96,8 +96,8 @@ def contour_face(frame: np.ndarray) -> np.ndarray | None:
     kept = boxes[near.sum(axis=1) >= MIN_NEIGHBOURS]
     if len(kept) < 9:
         return None
-    centres = kept[:9, :2] + kept[:9, 2:] / 2
-    by_height = centres[np.argsort(centres[:, 1], kind="stable")].reshape(3, 3, 2)
+    centers = kept[:9, :2] + kept[:9, 2:] / 2
+    by_height = centers[np.argsort(centers[:, 1], kind="stable")].reshape(3, 3, 2)
     order = np.argsort(by_height[:, :, 0], axis=1, kind="stable")
     return np.take_along_axis(by_height, order[:, :, None], axis=1)
 

@@ -48,13 +48,13 @@ GAIN_CHANGE_COST = 2.0
 """Cost per squared log gain of a change of light, so that among lights that fit alike
 the smallest change wins (a one-colour face fits every light that puts it on a colour)."""
 
-ONE_COLOUR_SPREAD = 16.0
+ONE_COLOR_SPREAD = 16.0
 """ΔE within which a photo's stickers count as one colour when its misfit is weighed. A
 cube's colours lie 30 or more apart (red and orange the closest); noise in a dim photo
 spreads one colour's stickers over 10-25. Chosen on the rendered sets of eval_check:
 12 left dim solved faces in pieces, 20 cost a random cube."""
 
-COLOUR_GROUP_DISTANCE = 6.0
+COLOR_GROUP_DISTANCE = 6.0
 """ΔE within which readings count as one colour when light hypotheses are listed."""
 
 
@@ -151,7 +151,7 @@ def balance_photos(face_samples: Sequence[np.ndarray], rounds: int = 3) -> list[
     balanced = [np.asarray(samples, dtype=float) for samples in face_samples]
     # A photo of one colour says nothing of its light (a face of a solved cube): it is
     # taken as it is, and its name, which it had to guess its own white for, is left out.
-    telling = [p for p, lab in enumerate(balanced) if not _one_colour(lab)]
+    telling = [p for p, lab in enumerate(balanced) if not _one_color(lab)]
     names = [name_face_colors(balanced[p]).names for p in telling]
     for _ in range(rounds):
         gains = light_gains([balanced[p] for p in telling], names) if telling else []
@@ -183,7 +183,7 @@ def relight_misfits(face_samples: Sequence[np.ndarray]) -> list[np.ndarray]:
 
     >>> white, red, green = [85.0, 0, 0], [42, 58, 32], [48, -45, 30]
     >>> blue, yellow, orange = [32, 20, -55], [82, -6, 75], [60, 45, 60]
-    >>> faces = [np.array(colours) for colours in ([white, red, green, blue],
+    >>> faces = [np.array(colors) for colors in ([white, red, green, blue],
     ...     [yellow, orange, white, red], [green, blue, yellow, orange])]
     >>> dim = xyz_to_lab(lab_to_xyz(faces[2]) @ BRADFORD.T * [0.25, 0.3, 0.6] @ BRADFORD_INV.T)
     >>> relit = relight_misfits([faces[0], faces[1], dim])
@@ -238,7 +238,7 @@ def _best_light(cones: list[np.ndarray], photo: int) -> _Relighting:
     seen = cones[photo]
     others = np.concatenate([c for p, c in enumerate(cones) if p != photo])
     other_lab = _lab(others)
-    targets = _cones(other_lab[_colour_leaders(other_lab)])
+    targets = _cones(other_lab[_color_leaders(other_lab)])
     gains = np.vstack([np.ones((1, 3)), _light_hypotheses(seen, targets)])
     moved = _lab(seen[None, :, :] / gains[:, None, :])
     tree = cKDTree(other_lab)
@@ -252,10 +252,10 @@ def _best_light(cones: list[np.ndarray], photo: int) -> _Relighting:
     )
 
 
-def _one_colour(lab: np.ndarray) -> bool:
+def _one_color(lab: np.ndarray) -> bool:
     """True when a photo's stickers are one colour, as far as :func:`_matchable_share`
     tells colours apart."""
-    return len(_colour_leaders(lab, ONE_COLOUR_SPREAD)) == 1
+    return len(_color_leaders(lab, ONE_COLOR_SPREAD)) == 1
 
 
 def _matchable_share(lab: np.ndarray) -> np.ndarray:
@@ -263,8 +263,8 @@ def _matchable_share(lab: np.ndarray) -> np.ndarray:
     stickers on the cube as a face, so a colour shown k times on this photo is shown
     ``n - k`` times on the others. A group of k counts at most that many stickers' worth
     (a face of one colour, which the other photos cannot show, counts for nothing).
-    Stickers within :data:`ONE_COLOUR_SPREAD` of a group's first are that group."""
-    leaders = _colour_leaders(lab, ONE_COLOUR_SPREAD)
+    Stickers within :data:`ONE_COLOR_SPREAD` of a group's first are that group."""
+    leaders = _color_leaders(lab, ONE_COLOR_SPREAD)
     group = np.linalg.norm(lab[:, None] - lab[leaders][None], axis=2).argmin(axis=1)
     k = np.bincount(group, minlength=len(leaders))[group].astype(float)
     return np.minimum(1.0, (len(lab) - k) / k)
@@ -272,12 +272,12 @@ def _matchable_share(lab: np.ndarray) -> np.ndarray:
 
 def _light_hypotheses(seen: np.ndarray, targets: np.ndarray) -> np.ndarray:
     """Every gain that maps one of the photo's colours exactly onto one target colour."""
-    own = seen[_colour_leaders(_lab(seen))]
+    own = seen[_color_leaders(_lab(seen))]
     ratios = own[:, None, :] / np.maximum(targets[None, :, :], 1e-6)
     return np.maximum(ratios.reshape(-1, 3), 1e-3)
 
 
-def _colour_leaders(lab: np.ndarray, distance: float = COLOUR_GROUP_DISTANCE) -> np.ndarray:
+def _color_leaders(lab: np.ndarray, distance: float = COLOR_GROUP_DISTANCE) -> np.ndarray:
     """Indices of one reading per colour: each reading further than ``distance`` from
     every earlier leader leads a new colour."""
     leaders: list[int] = []

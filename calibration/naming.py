@@ -102,7 +102,7 @@ _STICKER_L_SD = 0.3
 # only gently). Yellow and orange are never pale (1st percentile of their balanced chroma on
 # the labelled faces: 28 and 27): a "yellow" or "orange" of chroma 10-15 is a warm-tinted white
 # or a white seen through a wrong white point. Reds, greens and blues in shadow can be pale.
-_MIN_COLOUR_CHROMA = np.array([30.0, 18.0, 30.0, 18.0, 18.0])
+_MIN_COLOR_CHROMA = np.array([30.0, 18.0, 30.0, 18.0, 18.0])
 # Offset of white's cost against the chromatic colours' marginal likelihoods (-2 log units).
 _WHITE_OFFSET = 1.0
 # Balanced to their face's white, white stickers keep little chroma (labelled faces: rms 1.7,
@@ -136,7 +136,7 @@ class ColorInfo:
     Parameters
     ----------
     name
-        ``"white"``, ``"red"``... for the standard scheme, otherwise ``"colour 1"``..``"colour 6"``.
+        ``"white"``, ``"red"``... for the standard scheme, otherwise ``"color 1"``..``"color 6"``.
     lab
         Mean CIELAB reading of the stickers named this colour.
     """
@@ -287,8 +287,8 @@ def _features(lab: np.ndarray) -> np.ndarray:
     return lab * np.array([_L_WEIGHT, 1.0, 1.0])
 
 
-def _squared_distances(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    diff = points[:, None, :] - centres[None, :, :]
+def _squared_distances(points: np.ndarray, centers: np.ndarray) -> np.ndarray:
+    diff = points[:, None, :] - centers[None, :, :]
     return np.einsum("ijk,ijk->ij", diff, diff)
 
 
@@ -330,14 +330,14 @@ def _balanced_kmeans(
     spread (dark colours in dim light scatter in a and b but not in L). Returns the labels
     and every sticker's log-likelihood under every cluster of that labelling.
     """
-    centres = seeds
+    centers = seeds
     labels = np.full(features.shape[0], -1)
     for _ in range(20):
-        new_labels = _balanced_labels(_squared_distances(features, centres), per_cluster, fixed)
+        new_labels = _balanced_labels(_squared_distances(features, centers), per_cluster, fixed)
         if np.array_equal(new_labels, labels):
             break
         labels = new_labels
-        centres = _cluster_means(features, labels)
+        centers = _cluster_means(features, labels)
     for _ in range(10):
         log_likelihood = _log_likelihood(features, labels)
         new_labels = _balanced_labels(-log_likelihood, per_cluster, fixed)
@@ -376,7 +376,7 @@ def _threadpools() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def _kmeans_centres(features: np.ndarray, **options: object) -> np.ndarray:
+def _kmeans_centers(features: np.ndarray, **options: object) -> np.ndarray:
     """Cluster centres of scikit-learn's k-means (six clusters), run on one thread.
 
     A cube has a few hundred points at most: OpenMP threads cost far more than they save, and
@@ -404,15 +404,15 @@ def _cluster(features: np.ndarray, size: int) -> np.ndarray:
     fixed = np.empty(0, np.intp)
     if size % 2 == 1:
         fixed = np.arange(6) * per_face + per_face // 2
-        starts.append(_kmeans_centres(features, init=features[fixed], n_init=1, max_iter=30))
+        starts.append(_kmeans_centers(features, init=features[fixed], n_init=1, max_iter=30))
     if size % 2 == 0 or size >= 5:
-        spread = _kmeans_centres(features, n_init=3, random_state=0)
+        spread = _kmeans_centers(features, n_init=3, random_state=0)
         if fixed.size:
             # Cluster k must be the one holding face k's centre sticker.
             spread = spread[linear_sum_assignment(_squared_distances(features[fixed], spread))[1]]
         starts.append(spread)
     results = [
-        _reseat_centres(features, *_balanced_kmeans(features, seeds, per_face, fixed), fixed)
+        _reseat_centers(features, *_balanced_kmeans(features, seeds, per_face, fixed), fixed)
         for seeds in starts
     ]
     scores = [
@@ -421,7 +421,7 @@ def _cluster(features: np.ndarray, size: int) -> np.ndarray:
     return results[int(np.argmax(scores))][0]
 
 
-def _reseat_centres(
+def _reseat_centers(
     features: np.ndarray, labels: np.ndarray, log_likelihood: np.ndarray, fixed: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Give each centre sticker the group of other stickers it fits best, jointly.
@@ -437,11 +437,11 @@ def _reseat_centres(
     movable = np.ones(labels.size, dtype=bool)
     movable[fixed] = False
     groups = _cluster_means(features, labels, movable)
-    group_of_centre = linear_sum_assignment(_squared_distances(features[fixed], groups))[1]
-    if np.array_equal(group_of_centre, np.arange(6)):
+    group_of_center = linear_sum_assignment(_squared_distances(features[fixed], groups))[1]
+    if np.array_equal(group_of_center, np.arange(6)):
         return labels, log_likelihood
     # Group group_of_centre[k] belongs with centre k, i.e. to cluster k.
-    return _balanced_kmeans(features, groups[group_of_centre], labels.size // 6, fixed)
+    return _balanced_kmeans(features, groups[group_of_center], labels.size // 6, fixed)
 
 
 def _profile_gains(
@@ -585,7 +585,7 @@ def _classify_with_profile(
     profile_cones = lab_to_xyz(profile.means) @ BRADFORD.T
     inverse = np.linalg.inv(profile.covariances)
     log_det = np.log(np.linalg.det(profile.covariances))
-    home_of_colour = np.array([FACES.index(f) for f in profile.faces])
+    home_of_color = np.array([FACES.index(f) for f in profile.faces])
     # Glare has the light's colour: the profile's white (its least chromatic colour).
     white = int(np.argmin(np.linalg.norm(profile.means - np.array(profile.white), axis=1)))
     best = None
@@ -603,7 +603,7 @@ def _classify_with_profile(
             if labels is not None and np.array_equal(new_labels, labels):
                 break
             labels = new_labels
-            gains = _profile_gains(cones, order[labels], profile_cones, home_of_colour, size, tied)
+            gains = _profile_gains(cones, order[labels], profile_cones, home_of_color, size, tied)
         score = float(log_likelihood[np.arange(labels.size), order[labels]].sum())
         if best is None or score > best[0]:
             best = (score, labels, log_likelihood[:, order], order)
@@ -797,8 +797,8 @@ def classify(
                 break
         means = _cluster_means(lab, labels)
         assignment, standard, _ = _palette_fit(means)
-        centres = _cluster_means(features, labels)
-        distances = np.sqrt(_squared_distances(features, centres))
+        centers = _cluster_means(features, labels)
+        distances = np.sqrt(_squared_distances(features, centers))
         if standard:
             names = tuple(PALETTE_NAMES[c] for c in assignment)
         else:
@@ -870,7 +870,7 @@ def _class_cost(
     return np.where(present, cost, 0.0)
 
 
-def _colour_costs(totals: np.ndarray) -> np.ndarray:
+def _color_costs(totals: np.ndarray) -> np.ndarray:
     """Joint cost of each chromatic colour from its summed statistics (6, ..., 5)."""
     return _class_cost(*totals[:3], _FACE_HUE_SD**2) + _class_cost(*totals[3:], _FACE_L_SD**2)
 
@@ -928,7 +928,7 @@ def _joint_naming(
     light_weight = 1.0 / _STICKER_L_SD**2
     # Per-sticker costs that do not depend on the other stickers, PALETTE_NAMES order.
     own = np.empty((hypotheses, count, 6))
-    pale = np.maximum(0.0, _MIN_COLOUR_CHROMA - chroma[..., None]) / (_MIN_COLOUR_CHROMA / 3.0)
+    pale = np.maximum(0.0, _MIN_COLOR_CHROMA - chroma[..., None]) / (_MIN_COLOR_CHROMA / 3.0)
     own[..., 1:] = pale**2
     own[..., 0] = (
         (chroma / _WHITE_CHROMA) ** 2
@@ -949,7 +949,7 @@ def _joint_naming(
     )
     # First guess: each sticker as if it were its colour's only one.
     alone = own.copy()
-    alone[..., 1:] += _colour_costs(stats)
+    alone[..., 1:] += _color_costs(stats)
     labels = alone.argmin(axis=2)
     rows = np.arange(hypotheses)
     chromatic = np.array(_CHROMATIC)
@@ -957,11 +957,11 @@ def _joint_naming(
         member = labels[..., None] == chromatic
         totals = np.einsum("shik,hik->shk", stats, member)
         without = totals[:, :, None, :] - stats * member
-        base_without = _colour_costs(without)
+        base_without = _color_costs(without)
         rest = base_without.sum(axis=2, keepdims=True)
         moves = np.empty((hypotheses, count, 6))
         moves[..., :1] = rest + own[..., :1]
-        moves[..., 1:] = rest - base_without + _colour_costs(without + stats) + own[..., 1:]
+        moves[..., 1:] = rest - base_without + _color_costs(without + stats) + own[..., 1:]
         current = np.take_along_axis(moves, labels[..., None], axis=2)[..., 0]
         gain = current - moves.min(axis=2)
         sticker = gain.argmax(axis=1)
@@ -974,7 +974,7 @@ def _joint_naming(
     member = labels[..., None] == chromatic
     totals = np.einsum("shik,hik->shk", stats, member)
     own_total = np.take_along_axis(own, labels[..., None], axis=2)[..., 0].sum(axis=1)
-    total = _colour_costs(totals).sum(axis=1) + own_total
+    total = _color_costs(totals).sum(axis=1) + own_total
     return labels, total, moves - moves.min(axis=2, keepdims=True)
 
 

@@ -34,8 +34,8 @@ F, as in URFDLB order); even N: the yellow-blue-orange corner at DBL.
 Examples
 --------
 >>> from cubescan.solver.moves import apply_moves, solved_facelets
->>> colours = apply_moves(solved_facelets(3), "R U F'").translate(str.maketrans("URFDLB", "WRGYOB"))
->>> photos = [colours[9 * f : 9 * f + 9] for f in (3, 0, 5, 1, 4, 2)]  # shuffled faces
+>>> colors = apply_moves(solved_facelets(3), "R U F'").translate(str.maketrans("URFDLB", "WRGYOB"))
+>>> photos = [colors[9 * f : 9 * f + 9] for f in (3, 0, 5, 1, 4, 2)]  # shuffled faces
 >>> photos = [photos[0][::-1]] + photos[1:]                             # one photo upside down
 >>> result = assemble(photos)
 >>> result.facelets == apply_moves(solved_facelets(3), "R U F'"), result.ambiguous
@@ -217,7 +217,7 @@ def _broken_grid(
     faces: str,
     photo_of: np.ndarray,
     codes: np.ndarray,
-    face_of_colour: np.ndarray,
+    face_of_color: np.ndarray,
     turns: Sequence[Sequence[int]],
 ) -> _Broken:
     """Broken pieces for every assignment of photos and every rotation at once.
@@ -250,9 +250,9 @@ def _broken_grid(
         index = [np.arange(assignments).reshape(-1, *[1] * width, 1)]
         for j, axis in enumerate(axes):
             sticker = codes[photo_of[:, axis]][:, list(turns[axis])][:, :, cells[:, j]]
-            colour_shape = [assignments] + [1] * width + [len(cells)]
-            colour_shape[1 + j] = len(turns[axis])
-            index.append(face_of_colour[index[0], sticker.reshape(colour_shape)])
+            color_shape = [assignments] + [1] * width + [len(cells)]
+            color_shape[1 + j] = len(turns[axis])
+            index.append(face_of_color[index[0], sticker.reshape(color_shape)])
         broken = np.count_nonzero(~tables[number][tuple(index[1:])], axis=-1).astype(np.int8)
         order = np.argsort(axes)
         groups.append((number, tuple(sorted(axes)), broken.transpose(0, *(1 + order))))
@@ -272,13 +272,13 @@ def _broken_grid(
     return _Broken(total, tuple(groups))
 
 
-def _colour_codes(readings: Sequence[str], size: int, colours: str) -> np.ndarray:
-    """(photos, 4, N*N) each photo's symbols, turned 0-3 times, as indices into ``colours``
-    (``len(colours)`` for a symbol not among them)."""
-    code = {symbol: i for i, symbol in enumerate(colours)}
+def _color_codes(readings: Sequence[str], size: int, colors: str) -> np.ndarray:
+    """(photos, 4, N*N) each photo's symbols, turned 0-3 times, as indices into ``colors``
+    (``len(colors)`` for a symbol not among them)."""
+    code = {symbol: i for i, symbol in enumerate(colors)}
     return np.array(
         [
-            [[code.get(s, len(colours)) for s in rotate_face(r, size, k)] for k in range(4)]
+            [[code.get(s, len(colors)) for s in rotate_face(r, size, k)] for k in range(4)]
             for r in readings
         ]
     )
@@ -351,25 +351,25 @@ def _placings(readings: tuple[str, ...], size: int) -> _Placings:
     per_face = size * size
     odd = size % 2 == 1
     if odd:
-        centres = "".join(r[per_face // 2] for r in readings)
-        anchor = centres.index("W") if "W" in centres else 0
+        centers = "".join(r[per_face // 2] for r in readings)
+        anchor = centers.index("W") if "W" in centers else 0
         anchor_turns: tuple[int, ...] = (0, 1, 2, 3)
     else:
-        centres = "".join(STANDARD_SCHEME)
+        centers = "".join(STANDARD_SCHEME)
         anchor, anchor_turns = 0, (0,)
     others = [p for p in range(6) if p != anchor]
     photo_of = np.array([(anchor, *order) for order in permutations(others)])
     face_index = [FACES.index(face) for face in _PLACEMENT_ORDER]
     if odd:
         # A colour names the face its centre's photo is placed on.
-        face_of_colour = np.full((len(photo_of), 7), 6)
-        face_of_colour[np.arange(len(photo_of))[:, None], photo_of] = face_index
+        face_of_color = np.full((len(photo_of), 7), 6)
+        face_of_color[np.arange(len(photo_of))[:, None], photo_of] = face_index
     else:
-        standard = [FACES.index(STANDARD_SCHEME[c]) for c in centres] + [6]
-        face_of_colour = np.tile(standard, (len(photo_of), 1))
+        standard = [FACES.index(STANDARD_SCHEME[c]) for c in centers] + [6]
+        face_of_color = np.tile(standard, (len(photo_of), 1))
     turns = (anchor_turns, *[(0, 1, 2, 3)] * 5)
-    codes = _colour_codes(readings, size, centres)
-    broken = _broken_grid(size, _PLACEMENT_ORDER, photo_of, codes, face_of_colour, turns)
+    codes = _color_codes(readings, size, centers)
+    broken = _broken_grid(size, _PLACEMENT_ORDER, photo_of, codes, face_of_color, turns)
     return _Placings(tuple(readings), size, photo_of, turns, broken)
 
 
@@ -413,12 +413,12 @@ def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
     """
     order = "".join(face for face in _PLACEMENT_ORDER if face in faces)
     photos = [faces[face] for face in order]
-    colours = "".join(STANDARD_SCHEME)
-    face_of_colour = np.array([[FACES.index(STANDARD_SCHEME[c]) for c in colours] + [6]])
+    colors = "".join(STANDARD_SCHEME)
+    face_of_color = np.array([[FACES.index(STANDARD_SCHEME[c]) for c in colors] + [6]])
     turns = ((0, 1, 2, 3),) * len(order)
-    codes = _colour_codes(photos, size, colours)
+    codes = _color_codes(photos, size, colors)
     photo_of = np.arange(len(order))[None, :]
-    total = _broken_grid(size, order, photo_of, codes, face_of_colour, turns).total
+    total = _broken_grid(size, order, photo_of, codes, face_of_color, turns).total
     # The first best placement in search order: each face in its fewest quarter turns.
     best = np.unravel_index(int(np.argmin(total)), total.shape)[1:]
     letters = ["?"] * (6 * size * size)
@@ -443,7 +443,7 @@ def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple
     ``up`` on U, else as found. Even N: the yellow-blue-orange corner home at DBL.
     """
     per_face = size * size
-    centre = per_face // 2
+    center = per_face // 2
     held = []
     for rotation, getter in _rotation_getters(size):
         turned = "".join(getter(symbols_string))
@@ -451,7 +451,7 @@ def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple
             if _dbl_home(turned, size):
                 return turned, rotation
             continue
-        u, f = turned[centre], turned[2 * per_face + centre]
+        u, f = turned[center], turned[2 * per_face + center]
         if u == up and f == front:
             return turned, rotation
         # Otherwise a fixed choice (``up`` on U, the first front colour in sort order),
@@ -492,9 +492,9 @@ def _rotation_sequences() -> tuple[str, ...]:
 def _to_state(symbols_string: str, size: int) -> CubeState:
     if size % 2:
         per_face = size * size
-        centres = "".join(symbols_string[f * per_face + per_face // 2] for f in range(6))
-        table = str.maketrans(centres, FACES)
-        return CubeState(size, symbols_string.translate(table), centres)
+        centers = "".join(symbols_string[f * per_face + per_face // 2] for f in range(6))
+        table = str.maketrans(centers, FACES)
+        return CubeState(size, symbols_string.translate(table), centers)
     table = str.maketrans("".join(STANDARD_SCHEME), "".join(STANDARD_SCHEME.values()))
     symbols = "".join(next(k for k, v in STANDARD_SCHEME.items() if v == f) for f in FACES)
     return CubeState(size, symbols_string.translate(table), symbols)
@@ -514,10 +514,10 @@ def _check_readings(readings: Sequence[str]) -> int:
     size = size_from_length(6 * lengths.pop())
     if size % 2:
         per_face = size * size
-        centres = [r[per_face // 2] for r in readings]
-        repeated = {c for c in centres if centres.count(c) > 1}
+        centers = [r[per_face // 2] for r in readings]
+        repeated = {c for c in centers if centers.count(c) > 1}
         if repeated:
-            photos = [i + 1 for i, c in enumerate(centres) if c in repeated]
+            photos = [i + 1 for i, c in enumerate(centers) if c in repeated]
             raise BadInputError(
                 "center-duplicate",
                 f"photos {', '.join(map(str, photos))} show faces with the same centre colour "
@@ -614,8 +614,8 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
             (placements,),
         )
     size = _check_readings(readings)
-    centres = [r[size * size // 2] for r in readings]
-    up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
+    centers = [r[size * size // 2] for r in readings]
+    up, front = ("W", "G") if {"W", "G"} <= set(centers) else (centers[0], centers[2])
     placings = _placings(tuple(readings), size)
     total = placings.broken.total
     fewest = int(total.min())

@@ -141,7 +141,7 @@ def _steps(cells: np.ndarray) -> int:
     return min(max(round(inner_side), _MIN_STEPS), _MAX_STEPS)
 
 
-def _robust_colours(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _robust_colors(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the trimmed median of its non-glare points, and their spread.
 
     ``lab`` holds each cell's points (C, P, 3), ``valid`` which of them lie inside the
@@ -175,7 +175,7 @@ def _robust_colours(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.
     return samples, spread
 
 
-def _unglared_colours(
+def _unglared_colors(
     samples: np.ndarray,
     spread: np.ndarray,
     inner: tuple[np.ndarray, np.ndarray],
@@ -204,18 +204,18 @@ def _unglared_colours(
         return samples, spread
     points, body = points[glared], body[glared]
     richer = body & (point_chroma[glared] >= _masked_median(point_chroma[glared], body)[:, None])
-    colour = _masked_median(points, richer)
-    added = (lab_to_xyz(samples[glared]) - lab_to_xyz(colour)) @ XYZ_TO_RGB.T
+    color = _masked_median(points, richer)
+    added = (lab_to_xyz(samples[glared]) - lab_to_xyz(color)) @ XYZ_TO_RGB.T
     added_light = added.min(axis=1) >= _ADDED_GREY * added.max(axis=1)
     added_light &= added.max(axis=1) > 0
     if not added_light.any():
         return samples, spread
     glared[glared] = added_light
-    colour = colour[added_light]
+    color = color[added_light]
     samples, spread = samples.copy(), spread.copy()
-    samples[glared] = colour
+    samples[glared] = color
     inner_points, inner_valid = inner[0][glared], inner[1][glared]
-    distance = np.linalg.norm(inner_points - colour[:, None], axis=2)
+    distance = np.linalg.norm(inner_points - color[:, None], axis=2)
     spread[glared] = _masked_median(distance, inner_valid)
     return samples, spread
 
@@ -313,8 +313,8 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     pixels = cv2.remap(image, inside, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     pixels_lab = bgr_to_lab(pixels)
     inner = pixels_lab[:, :inner_count], valid[:, :inner_count]
-    lab, spread = _robust_colours(*inner)
-    lab, spread = _unglared_colours(
+    lab, spread = _robust_colors(*inner)
+    lab, spread = _unglared_colors(
         lab, spread, inner, (pixels_lab[:, inner_count:], valid[:, inner_count:])
     )
     bgr = np.zeros((len(cells), 3), np.uint8)

@@ -85,11 +85,11 @@ STICKER_LIGHTNESS = 0.5  # ... or lightness, as a share of the face's lighter st
 SEAM_DIP = 0.12  # a seam this much darker (relative) than its darker sticker is certain
 SEAM_FLOOR = 20.0  # L* below which a dip is measured against this level instead
 SHADE_RANGE = (0.6, 1.3)  # (L*+16, a*, b*) scale of a face shaded otherwise: light x 0.2..2.2
-COLOUR_SIGMA = 8.0  # ΔE spread of a side sample around its colour (shade fitted)
+COLOR_SIGMA = 8.0  # ΔE spread of a side sample around its colour (shade fitted)
 BACKGROUND_DISTANCE = 2.5  # in sigmas: a sample farther from every colour is like none
 SETTLE_MARGIN = 4.0  # log-likelihood lead (nats) that settles a tie
 _MIN_STRIP_FIT = 0.1  # total strip fit below which no focal length shows a strip
-_STRIP_COLOUR_SCALE = 40.0  # ΔE within a predicted sticker's middle that cancels a sure seam
+_STRIP_COLOR_SCALE = 40.0  # ΔE within a predicted sticker's middle that cancels a sure seam
 _SEAM_HALF_WIDTH = 0.12  # of a pitch: where the seam is looked for around x = k
 _STICKER_OFFSET = (0.25, 0.45)  # of a pitch from the seam: where its two stickers are read
 _DEPTHS = (0.3, 0.4, 0.5, 0.6, 0.7)  # depths (of a pitch) of the lines read across seams
@@ -196,8 +196,8 @@ def face_pose(
     """
     height, width = image_shape[:2]
     long_side = max(height, width)
-    centred = np.array([[1.0, 0, -(width - 1) / 2], [0, 1, -(height - 1) / 2], [0, 0, 1]])
-    columns = centred @ np.asarray(homography, dtype=float)
+    centerd = np.array([[1.0, 0, -(width - 1) / 2], [0, 1, -(height - 1) / 2], [0, 0, 1]])
+    columns = centerd @ np.asarray(homography, dtype=float)
     if focal is None:
         focal = _focal_length(columns)
         if not (FOCAL_RANGE[0] * long_side <= focal <= FOCAL_RANGE[1] * long_side):
@@ -284,8 +284,8 @@ def _strip_fits(image: np.ndarray, poses: Sequence[FacePose], size: int) -> np.n
     dip = (sticker - seam.min(axis=-1)) / scale
     inner_dip = (sticker - middle[..., 0].min(axis=-1)) / scale
     # A strip predicted too deep spans two rows of stickers: two colours in its middle.
-    colours = np.linalg.norm(middle - np.median(middle, axis=-2, keepdims=True), axis=-1).max(-1)
-    excess = np.median(dip - inner_dip - colours / _STRIP_COLOUR_SCALE, axis=-1)
+    colors = np.linalg.norm(middle - np.median(middle, axis=-2, keepdims=True), axis=-1).max(-1)
+    excess = np.median(dip - inner_dip - colors / _STRIP_COLOR_SCALE, axis=-1)
     seen = np.zeros(excess.shape, dtype=bool)
     for k, pose in enumerate(poses):
         cells = side_cells(pose, size)
@@ -712,7 +712,7 @@ def weigh_alternatives(
         seen = balanced_lab(samples.lab[readable], gain)
         distance[readable] = _spread_columns(shade_distance(seen, references), present)
         log_likelihood[photo] = np.log(
-            np.exp(-0.5 * (distance / COLOUR_SIGMA) ** 2) + np.exp(-0.5 * BACKGROUND_DISTANCE**2)
+            np.exp(-0.5 * (distance / COLOR_SIGMA) ** 2) + np.exp(-0.5 * BACKGROUND_DISTANCE**2)
         )
         confidence[photo] = np.where(readable, samples.confidence, 0.0)
     expected = np.array(
@@ -722,8 +722,8 @@ def weigh_alternatives(
     photo_i, side_i, cell_i = np.indices(confidence.shape)
     scores = np.array(
         [
-            float((confidence * log_likelihood[photo_i, side_i, cell_i, colours]).sum())
-            for colours in expected
+            float((confidence * log_likelihood[photo_i, side_i, cell_i, colors]).sum())
+            for colors in expected
         ]
     )
     order = np.argsort(-scores, kind="stable")
@@ -746,8 +746,8 @@ def _spread_columns(distance: np.ndarray, present: list[str]) -> np.ndarray:
 
 def _expected(cube: str, placements: Sequence[tuple[int, str, int]], size: int) -> np.ndarray:
     """(photos, 4, N) the colour (index into URFDLB) expected beside each photo's sides."""
-    colour = np.array([FACES.index(letter) for letter in cube])
+    color = np.array([FACES.index(letter) for letter in cube])
     expected = np.zeros((len(placements), 4, size), dtype=int)
     for photo, face, quarter_turns in placements:
-        expected[photo] = colour[partner_facelets(size, face, quarter_turns)]
+        expected[photo] = color[partner_facelets(size, face, quarter_turns)]
     return expected

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from math import factorial
 
-from cubescan.solver.slots import centre_orbits, slot_sets
+from cubescan.solver.slots import center_orbits, slot_sets
 
 # Orientations per piece and the law on their total, by kind of slot.
 _ORIENTATIONS = {"corner": 3, "edge": 2, "wing": 1}
@@ -55,9 +55,9 @@ def reachable_states(size: int) -> int:
         kinds.add(slot_set.kind)
     if "edge" in kinds:
         total //= 2  # corner and middle-edge permutation parities are equal
-    for centres in centre_orbits(size):
-        each = len(centres.facelets) // 6
-        total *= factorial(len(centres.facelets)) // factorial(each) ** 6
+    for centers in center_orbits(size):
+        each = len(centers.facelets) // 6
+        total *= factorial(len(centers.facelets)) // factorial(each) ** 6
     if size % 2 == 0:
         total //= 24
     return total

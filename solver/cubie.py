@@ -94,8 +94,8 @@ def _slot_facelets(name: str, size: int) -> tuple[int, ...]:
     normals = [face_normal(face) for face in name]
     corner_axes = sum(normals)
     # Edge slots sit in the middle of the free axis (coordinate 0), corners at +-(N-1).
-    centre = (size - 1) * corner_axes
-    return tuple(geo.sticker_at(tuple(int(v) for v in centre + n)) for n in normals)
+    center = (size - 1) * corner_axes
+    return tuple(geo.sticker_at(tuple(int(v) for v in center + n)) for n in normals)
 
 
 @dataclass(frozen=True)

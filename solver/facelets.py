@@ -76,13 +76,13 @@ class CubeState:
         return self.facelets.translate(str.maketrans(FACES, self.symbols))
 
 
-def _centre_map(text: str, size: int) -> dict[str, str]:
+def _center_map(text: str, size: int) -> dict[str, str]:
     per_face = size * size
     middle = per_face // 2
-    centres = [text[f * per_face + middle] for f in range(6)]
-    if len(set(centres)) < 6:
+    centers = [text[f * per_face + middle] for f in range(6)]
+    if len(set(centers)) < 6:
         seen: dict[str, list[str]] = {}
-        for face, symbol in zip(FACES, centres, strict=True):
+        for face, symbol in zip(FACES, centers, strict=True):
             seen.setdefault(symbol, []).append(face)
         repeated = "; ".join(
             f"{symbol!r} on {' and '.join(faces)}"
@@ -94,7 +94,7 @@ def _centre_map(text: str, size: int) -> dict[str, str]:
             f"two centres show the same colour ({repeated}): every face's centre must have "
             "its own colour; re-read those faces or check the centre stickers",
         )
-    return dict(zip(centres, FACES, strict=True))
+    return dict(zip(centers, FACES, strict=True))
 
 
 STANDARD_SCHEME = {"W": "U", "R": "R", "G": "F", "Y": "D", "O": "L", "B": "B"}
@@ -129,15 +129,15 @@ def faces_from_dlb_corner(text: str, size: int) -> dict[str, str]:
     symbols = set(text)
     together: dict[str, set[str]] = {s: set() for s in symbols}
     for piece in corners:
-        colours = {text[i] for i in piece.facelets}
-        for colour in colours:
-            together[colour] |= colours
+        colors = {text[i] for i in piece.facelets}
+        for color in colors:
+            together[color] |= colors
     dlb = next(p for p in corners if sorted(p.faces) == sorted("DLB"))
     mapping = {text[i]: face for i, face in zip(dlb.facelets, dlb.faces, strict=True)}
     if len(mapping) < 3:
         return {}
-    for colour, face in list(mapping.items()):
-        never = [other for other in symbols if other not in together[colour]]
+    for color, face in list(mapping.items()):
+        never = [other for other in symbols if other not in together[color]]
         if len(never) == 1 and never[0] not in mapping:
             mapping[never[0]] = OPPOSITE[face]
     return mapping
@@ -201,7 +201,7 @@ def parse_state(text: str) -> CubeState:
             "bad-format",
             f"found {len(symbols)} different symbols ({listed}); a cube has 6 colours",
         )
-    mapping = _centre_map(cleaned, size) if size % 2 else _even_map(cleaned, size, symbols)
+    mapping = _center_map(cleaned, size) if size % 2 else _even_map(cleaned, size, symbols)
     missing = symbols - set(mapping)
     if missing:
         raise BadInputError(

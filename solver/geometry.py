@@ -388,29 +388,29 @@ def rotation_matrices() -> tuple[np.ndarray, ...]:
 def _build_pieces(
     n: int, positions: np.ndarray, normals: np.ndarray
 ) -> tuple[tuple[Piece, ...], tuple[Orbit, ...]]:
-    cubie_centres = positions - normals
+    cubie_centers = positions - normals
     groups: dict[tuple[int, int, int], list[int]] = {}
-    for index, centre in enumerate(cubie_centres):
-        groups.setdefault(tuple(int(v) for v in centre), []).append(index)
+    for index, center in enumerate(cubie_centers):
+        groups.setdefault(tuple(int(v) for v in center), []).append(index)
 
     order = {"corner": 0, "edge": 1, "wing": 2, "center": 3}
     raw = []
-    for centre, facelets in groups.items():
-        kind = _piece_kind(np.array(centre), n, len(facelets))
+    for center, facelets in groups.items():
+        kind = _piece_kind(np.array(center), n, len(facelets))
         # A layer turn moves a cubie by one of the cube's rotations, so the positions a
         # piece can reach are the rotation orbit of its position; its smallest image
         # names the orbit (this keeps mirror-image orbits, e.g. oblique centres, apart).
-        images = (tuple(int(v) for v in m @ np.array(centre)) for m in rotation_matrices())
-        raw.append(((order[kind], min(images)), centre, tuple(facelets), kind))
+        images = (tuple(int(v) for v in m @ np.array(center)) for m in rotation_matrices())
+        raw.append(((order[kind], min(images)), center, tuple(facelets), kind))
     raw.sort(key=lambda item: (item[0], min(item[2])))
 
     signatures = sorted({item[0] for item in raw})
     pieces: list[Piece] = []
     members: dict[tuple, list[int]] = {sig: [] for sig in signatures}
-    for signature, centre, facelets, kind in raw:
+    for signature, center, facelets, kind in raw:
         faces = "".join(face_of_normal(normals[i]) for i in facelets)
         members[signature].append(len(pieces))
-        pieces.append(Piece(kind, centre, facelets, faces, signatures.index(signature)))
+        pieces.append(Piece(kind, center, facelets, faces, signatures.index(signature)))
     orbits = []
     for sig in signatures:
         kind = pieces[members[sig][0]].kind

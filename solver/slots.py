@@ -97,7 +97,7 @@ class SlotSet:
 
 
 @dataclass(frozen=True)
-class CentreOrbit:
+class CenterOrbit:
     """One orbit of interchangeable centre pieces (24 on cubes from 4x4 up).
 
     Attributes
@@ -166,7 +166,7 @@ def slot_sets(size: int) -> tuple[SlotSet, ...]:
 
 
 @cache
-def centre_orbits(size: int) -> tuple[CentreOrbit, ...]:
+def center_orbits(size: int) -> tuple[CenterOrbit, ...]:
     """The orbits of movable centre pieces (not the fixed centres of odd cubes).
 
     Parameters
@@ -181,14 +181,14 @@ def centre_orbits(size: int) -> tuple[CentreOrbit, ...]:
 
     Examples
     --------
-    >>> [(c.orbit, len(c.facelets)) for c in centre_orbits(5)]
+    >>> [(c.orbit, len(c.facelets)) for c in center_orbits(5)]
     [('centres U7', 24), ('centres U8', 24)]
-    >>> len(centre_orbits(3)), len(centre_orbits(6))
+    >>> len(center_orbits(3)), len(center_orbits(6))
     (0, 4)
     """
     geo = cube_geometry(size)
     return tuple(
-        CentreOrbit(orbit.name, tuple(geo.pieces[p].facelets[0] for p in orbit.pieces))
+        CenterOrbit(orbit.name, tuple(geo.pieces[p].facelets[0] for p in orbit.pieces))
         for orbit in geo.orbits
         if orbit.kind == "center" and len(orbit.pieces) == 24
     )

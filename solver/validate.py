@@ -58,7 +58,7 @@ from cubescan.solver.fixes import (
     twist_corner_fix,
 )
 from cubescan.solver.geometry import FACES, OPPOSITE, cube_geometry
-from cubescan.solver.slots import CentreOrbit, SlotSet, centre_orbits, slot_sets
+from cubescan.solver.slots import CenterOrbit, SlotSet, center_orbits, slot_sets
 
 __all__ = [
     "CLASSIC_ERROR",
@@ -270,8 +270,8 @@ def _why_not_a_piece(slot_set: SlotSet, slot: int, reading: str, symbols: str) -
         return f"{where}: the colour {_symbol(symbols, repeated[0])} appears twice"
     for a, b in combinations(reading, 2):
         if OPPOSITE[a] == b:
-            colours = f"{_symbol(symbols, a)} and {_symbol(symbols, b)}"
-            return f"{where}: {colours} belong on opposite faces"
+            colors = f"{_symbol(symbols, a)} and {_symbol(symbols, b)}"
+            return f"{where}: {colors} belong on opposite faces"
     return f"{where}: no such piece exists"
 
 
@@ -356,10 +356,10 @@ def _duplicate_problem(slot_set: SlotSet, repeated, where, readings) -> Problem:
     )
 
 
-def _centre_check(facelets: str, centres: CentreOrbit, size: int, symbols: str):
+def _center_check(facelets: str, centers: CenterOrbit, size: int, symbols: str):
     """Each colour fills a 24-piece centre orbit exactly four times."""
-    counts = Counter(facelets[i] for i in centres.facelets)
-    each = len(centres.facelets) // 6
+    counts = Counter(facelets[i] for i in centers.facelets)
+    each = len(centers.facelets) // 6
     surplus = [face for face in FACES if counts.get(face, 0) > each]
     if not surplus:
         return None, frozenset()
@@ -372,16 +372,16 @@ def _centre_check(facelets: str, centres: CentreOrbit, size: int, symbols: str):
     per_face = size * size
     # The likeliest wrong sticker: a surplus colour sitting on a face whose colour is short.
     misplaced = [
-        i for i in centres.facelets if facelets[i] in surplus and FACES[i // per_face] in deficit
+        i for i in centers.facelets if facelets[i] in surplus and FACES[i // per_face] in deficit
     ]
-    suspect = (misplaced or [i for i in centres.facelets if facelets[i] in surplus])[0]
+    suspect = (misplaced or [i for i in centers.facelets if facelets[i] in surplus])[0]
     problem = Problem(
         "center-count",
-        f"the centre pieces of orbit '{centres.orbit}' show {', '.join(parts)} (each colour "
+        f"the centre pieces of orbit '{centers.orbit}' show {', '.join(parts)} (each colour "
         f"must appear {each} times): a centre sticker has the wrong colour",
         (),
-        tuple(i for i in centres.facelets if facelets[i] in surplus),
-        orbit=centres.orbit,
+        tuple(i for i in centers.facelets if facelets[i] in surplus),
+        orbit=centers.orbit,
     )
     return problem, frozenset({suspect})
 
@@ -501,8 +501,8 @@ def _examine(facelets: str, size: int, symbols: str) -> _Findings:
         structural.extend(check.problems)
         suspects |= check.suspects
         checks[slot_set.kind] = (slot_set, check)
-    for centres in centre_orbits(size):
-        problem, suspect = _centre_check(facelets, centres, size, symbols)
+    for centers in center_orbits(size):
+        problem, suspect = _center_check(facelets, centers, size, symbols)
         if problem:
             structural.append(problem)
             suspects |= suspect
@@ -706,8 +706,8 @@ def _slot_getters() -> tuple[itemgetter, itemgetter]:
 
 
 @lru_cache(maxsize=256)
-def _centre_table(centres: str) -> dict[int, int]:
-    return str.maketrans(centres, FACES)
+def _center_table(centers: str) -> dict[int, int]:
+    return str.maketrans(centers, FACES)
 
 
 def structural_problem_count(state: CubeState) -> int:
@@ -750,7 +750,7 @@ def _quick_verdict(state: str | CubeState) -> ValidationReport | None:
         text, symbols = state.facelets, state.symbols
     elif len(state) == 54:
         symbols = state[4] + state[13] + state[22] + state[31] + state[40] + state[49]
-        text = state.translate(_centre_table(symbols))
+        text = state.translate(_center_table(symbols))
     else:
         return None
     corner_getter, edge_getter = _slot_getters()

@@ -16,7 +16,7 @@ def views(truth: str, rng: np.random.Generator) -> list[FaceObservation]:
     size = round((len(truth) // 6) ** 0.5)
     per_face = size * size
     lab = render_cube(truth, "cool", rng)
-    colours = truth.translate(TO_LETTERS)
+    colors = truth.translate(TO_LETTERS)
     result = []
     for face in range(6):
         turns = int(rng.integers(4))
@@ -24,7 +24,7 @@ def views(truth: str, rng: np.random.Generator) -> list[FaceObservation]:
         result.append(
             FaceObservation(
                 size,
-                rotate_face(colours[face * per_face : (face + 1) * per_face], size, turns),
+                rotate_face(colors[face * per_face : (face + 1) * per_face], size, turns),
                 np.rot90(grid, -turns, axes=(0, 1)).reshape(per_face, 3),
                 np.array([[100, 100], [300, 100], [300, 300], [100, 300]], dtype=float),
             )

@@ -203,11 +203,11 @@ def moved_boxes(boxes: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     array([[ 7.25,  4.75, 12.25,  9.75]])
     """
     boxes = np.asarray(boxes, float)
-    centres = np.column_stack([(boxes[:, :2] + boxes[:, 2:]) / 2, np.ones(len(boxes))])
-    centres = centres @ np.asarray(matrix, float).T
+    centers = np.column_stack([(boxes[:, :2] + boxes[:, 2:]) / 2, np.ones(len(boxes))])
+    centers = centers @ np.asarray(matrix, float).T
     half = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])[:, None] / 2
     half = half * np.sqrt(abs(np.linalg.det(np.asarray(matrix, float)[:, :2])))
-    return np.hstack([centres - half, centres + half])
+    return np.hstack([centers - half, centers + half])
 
 
 RETAKES: dict[str, Callable[[np.ndarray], Retake]] = {

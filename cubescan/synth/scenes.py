@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from cubescan.solver.facelets import STANDARD_SCHEME as COLOUR_TO_FACE
+from cubescan.solver.facelets import STANDARD_SCHEME as COLOR_TO_FACE
 from cubescan.solver.geometry import FACES, cube_geometry, face_axes, face_normal
 from cubescan.solver.moves import apply_moves, parse_moves, size_from_length, solved_facelets
 
@@ -39,7 +39,7 @@ SCENE_LIGHTS = ("neutral", "warm", "cool", "dim")
 """The lights a scene may be drawn under."""
 
 # Standard colour scheme: the letter of the face a colour belongs to -> colour letter.
-STANDARD_SCHEME = {face: colour for colour, face in COLOUR_TO_FACE.items()}
+STANDARD_SCHEME = {face: color for color, face in COLOR_TO_FACE.items()}
 
 # Palettes: colour letter -> BGR as printed/moulded, before lighting.  Real cubes differ a lot,
 # so the detector must not depend on any one of them.
@@ -123,7 +123,7 @@ def sticker_positions(size: int) -> np.ndarray:
 
     Examples
     --------
-    >>> sticker_positions(3)[4]  # U5, the centre of the top face
+    >>> sticker_positions(3)[4]  # U5, the center of the top face
     array([0. , 1.5, 0. ])
     """
     # The geometric model counts a cubie as 2 units wide; the renderer as 1.
@@ -279,8 +279,8 @@ class SceneTruth:
     glared: np.ndarray
     front_tilt_deg: float
 
-    def quarter_turns(self, centres: np.ndarray, tolerance: float = 1 / 3) -> int | None:
-        """The quarter turns k with ``rot90(front face's true centres, k)`` = ``centres``.
+    def quarter_turns(self, centers: np.ndarray, tolerance: float = 1 / 3) -> int | None:
+        """The quarter turns k with ``rot90(front face's true centers, k)`` = ``centers``.
 
         Parameters
         ----------
@@ -301,10 +301,10 @@ class SceneTruth:
         >>> truth.quarter_turns(np.rot90(truth.centers["F"], 1, axes=(0, 1)))
         1
         """
-        true_centres = self.centers[self.front_face]
-        pitch = float(np.median(np.linalg.norm(np.diff(true_centres, axis=1), axis=-1)))
+        true_centers = self.centers[self.front_face]
+        pitch = float(np.median(np.linalg.norm(np.diff(true_centers, axis=1), axis=-1)))
         for k in range(4):
-            error = np.linalg.norm(np.rot90(true_centres, k, axes=(0, 1)) - centres, axis=-1)
+            error = np.linalg.norm(np.rot90(true_centers, k, axes=(0, 1)) - centers, axis=-1)
             if error.max() < tolerance * pitch:
                 return k
         return None
@@ -394,8 +394,8 @@ def face_pose(
 def _view_tilt(rotation: np.ndarray, center: np.ndarray, face: str, size: int) -> float:
     """Angle in degrees between a face's normal and its line of sight to the camera."""
     normal = rotation @ face_normal(face).astype(float)
-    face_centre = normal * size / 2 + center
-    cosine = float(normal @ (-face_centre / np.linalg.norm(face_centre)))
+    face_center = normal * size / 2 + center
+    cosine = float(normal @ (-face_center / np.linalg.norm(face_center)))
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
 
 
@@ -492,9 +492,9 @@ def random_scene_spec(
         rotation = face_pose(face, tilt, rng.uniform(0, 360), rng.uniform(-180, 180))
         cx = rng.uniform(-margin_x, margin_x) * distance / focal
         cy = rng.uniform(-margin_y, margin_y) * distance / focal
-        centre = np.array([cx, cy, distance])
-        if _view_tilt(rotation, centre, face, size) <= max_tilt_deg and _face_in_frame(
-            rotation, centre, face, size, focal, width, height
+        center = np.array([cx, cy, distance])
+        if _view_tilt(rotation, center, face, size) <= max_tilt_deg and _face_in_frame(
+            rotation, center, face, size, focal, width, height
         ):
             break
     style = "stickerless" if rng.random() < 0.35 else "stickered"
@@ -928,10 +928,10 @@ def _finger_polygon(tip: np.ndarray, direction: float, width: float, length: flo
     d = np.array([np.cos(np.radians(direction)), np.sin(np.radians(direction))])
     n = np.array([-d[1], d[0]])
     r = width / 2
-    centre = tip + d * r
+    center = tip + d * r
     arc = np.linspace(-np.pi / 2, np.pi / 2, 9)
-    tip_arc = centre + r * (-np.cos(arc)[:, None] * d + np.sin(arc)[:, None] * n)
-    base = centre + d * length
+    tip_arc = center + r * (-np.cos(arc)[:, None] * d + np.sin(arc)[:, None] * n)
+    base = center + d * length
     return np.vstack([tip_arc, base + n * r, base - n * r])
 
 
@@ -967,8 +967,8 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, SceneTruth]:
     facing = []
     for face in FACE_ORDER:
         normal_cam = rotation @ face_normal(face).astype(float)
-        face_centre = rotation @ (face_normal(face).astype(float) * n / 2) + center
-        to_camera = -face_centre / np.linalg.norm(face_centre)
+        face_center = rotation @ (face_normal(face).astype(float) * n / 2) + center
+        to_camera = -face_center / np.linalg.norm(face_center)
         cosine = float(normal_cam @ to_camera)
         if cosine > 1e-3:
             facing.append((cosine, face, normal_cam))
@@ -1004,17 +1004,17 @@ def render_scene(spec: SceneSpec) -> tuple[np.ndarray, SceneTruth]:
     glared = np.zeros((n, n), bool)
     front = facing[0][1]
     front_h = homographies[front]
-    uv_centres = np.stack(np.meshgrid(offsets, offsets), axis=-1)
+    uv_centers = np.stack(np.meshgrid(offsets, offsets), axis=-1)
 
     if spec.glare is not None:
         u, v, radius, strength = spec.glare
-        glare_centre = _warp(np.array([[u, v]]), front_h)[0]
+        glare_center = _warp(np.array([[u, v]]), front_h)[0]
         edge = _warp(np.array([[u + radius, v]]), front_h)[0]
-        pixel_radius = max(2.0, float(np.linalg.norm(edge - glare_centre)))
+        pixel_radius = max(2.0, float(np.linalg.norm(edge - glare_center)))
         yy, xx = np.mgrid[0 : spec.height, 0 : spec.width].astype(np.float32)
-        d2 = (xx - glare_centre[0]) ** 2 + (yy - glare_centre[1]) ** 2
+        d2 = (xx - glare_center[0]) ** 2 + (yy - glare_center[1]) ** 2
         image += (np.exp(-d2 / (2 * (0.6 * pixel_radius) ** 2)) * 230 * strength)[..., None]
-        glared = np.hypot(uv_centres[..., 0] - u, uv_centres[..., 1] - v) < radius + 0.5
+        glared = np.hypot(uv_centers[..., 0] - u, uv_centers[..., 1] - v) < radius + 0.5
 
     if spec.occluder is not None:
         u, v, angle, finger_width, skin = spec.occluder

@@ -138,7 +138,7 @@ def _slerp(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
 @dataclass(frozen=True)
 class _Pose:
     rotation: np.ndarray
-    centre: np.ndarray
+    center: np.ndarray
 
 
 def _held_pose(
@@ -267,7 +267,7 @@ def render_scan_video(
     )
 
     def render(pose: _Pose, occluder, blur: float = 0.4) -> np.ndarray:
-        moved = replace(with_pose(base, pose.rotation, pose.centre), occluder=occluder, blur=blur)
+        moved = replace(with_pose(base, pose.rotation, pose.center), occluder=occluder, blur=blur)
         return render_scene(moved)[0]
 
     frames: list[np.ndarray] = []
@@ -287,7 +287,7 @@ def render_scan_video(
                 smooth = t * t * (3 - 2 * t)
                 between = _Pose(
                     _slerp(previous.rotation, pose.rotation, smooth),
-                    previous.centre + smooth * (pose.centre - previous.centre),
+                    previous.center + smooth * (pose.center - previous.center),
                 )
                 stack.append(render(between, previous_finger if t < 0.5 else finger, 0.8))
             frames.append(np.mean(stack, axis=0).round().astype(np.uint8))
@@ -295,7 +295,7 @@ def render_scan_video(
         drift = _tremble(rng, hold_frames, size)
         for offset in drift:
             turn, _ = cv2.Rodrigues(offset[:3])
-            frames.append(render(_Pose(turn @ pose.rotation, pose.centre + offset[3:]), finger))
+            frames.append(render(_Pose(turn @ pose.rotation, pose.center + offset[3:]), finger))
             shown.append(face)
         holds.append(
             Hold(face, len(frames) - hold_frames, len(frames) - 1, roll, finger is not None)

@@ -16,7 +16,7 @@ from cubescan.scanner.pipeline.check import CubeReport, check_images, write_anno
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
-from cubescan.solver.slots import centre_orbits, slot_sets
+from cubescan.solver.slots import center_orbits, slot_sets
 
 
 def expected_state(report: CubeReport, expect: str | None, scramble: str | None) -> str | None:
@@ -90,7 +90,7 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
     --------
     >>> mismatched_pieces(solved_facelets(3), apply_moves(solved_facelets(3), "U"), 3)[:3]
     ['URF', 'UFL', 'ULB']
-    >>> inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")  # moves centres only
+    >>> inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")  # moves centers only
     >>> mismatched_pieces(solved_facelets(4), inner, 4)
     ['U11', 'R7', 'F7', 'D7', 'L6', 'B6']
     """
@@ -101,13 +101,13 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
         if any(scanned[i] != expected[i] for i in slot)
     ]
     name = cube_geometry(size).facelet_name
-    centres = [
+    centers = [
         name(i)
-        for orbit in centre_orbits(size)
+        for orbit in center_orbits(size)
         for i in orbit.facelets
         if scanned[i] != expected[i]
     ]
-    return slots + centres
+    return slots + centers
 
 
 @click.command("check")

@@ -29,7 +29,7 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
     photo = read_face_photo(image, str(image_path), size)
     naming = name_face_colors(photo.lab)
     n = round(len(photo.lab) ** 0.5)
-    centres = photo.cells.mean(axis=1)
+    centers = photo.cells.mean(axis=1)
     if annotate is not None:
         fills = [NAME_BGR.get(name, (128, 128, 128)) for name in naming.names]
         cv2.imwrite(str(annotate), annotate_face(image, photo.cells, list(naming.names), fills))
@@ -38,7 +38,7 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
             {
                 "row": k // n,
                 "col": k % n,
-                "centre": [round(float(v), 1) for v in centres[k]],
+                "center": [round(float(v), 1) for v in centers[k]],
                 "lab": [round(float(v), 2) for v in photo.lab[k]],
                 "color": naming.names[k],
                 "confidence": round(float(naming.confidence[k]), 3),
@@ -49,13 +49,13 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
         click.echo(json.dumps({"image": str(image_path), "size": n, "cells": cells}, indent=2))
         sys.exit(0)
     table = Table(title=f"{image_path.name}: a {n}x{n} face")
-    for column in ("row", "col", "centre (x, y)", "L a b", "colour", "confidence"):
+    for column in ("row", "col", "center (x, y)", "L a b", "colour", "confidence"):
         table.add_column(column)
     for k in range(n * n):
         table.add_row(
             str(k // n + 1),
             str(k % n + 1),
-            f"{centres[k][0]:.0f}, {centres[k][1]:.0f}",
+            f"{centers[k][0]:.0f}, {centers[k][1]:.0f}",
             " ".join(f"{v:.0f}" for v in photo.lab[k]),
             naming.names[k],
             f"{naming.confidence[k]:.2f}",

@@ -138,11 +138,11 @@ def _net_image(session: ScanSession, size: int, cell: int) -> np.ndarray:
     return draw_net("".join(letters), size, cell=cell)
 
 
-def _text(panel: np.ndarray, text: str, y: int, colour=_TEXT, scale: float = 0.5) -> int:
+def _text(panel: np.ndarray, text: str, y: int, color=_TEXT, scale: float = 0.5) -> int:
     """Write wrapped text from ``y``; returns the next free line's y."""
     width = max(10, int((panel.shape[1] - 20) / (scale * 19)))
     for line in _wrap(text, width):
-        cv2.putText(panel, line, (10, y), _FONT, scale, colour, 1, cv2.LINE_AA)
+        cv2.putText(panel, line, (10, y), _FONT, scale, color, 1, cv2.LINE_AA)
         y += int(44 * scale)
     return y
 
@@ -154,11 +154,11 @@ def _solution_lines(panel: np.ndarray, moves: list[str], step: int, y: int) -> i
         (width, height), _ = cv2.getTextSize(move, _FONT, 0.55, 1)
         if x + width > panel.shape[1] - 10:
             x, y = 10, y + 24
-        colour = _DIM if index < step else _TEXT
+        color = _DIM if index < step else _TEXT
         if index == step:
             cv2.rectangle(panel, (x - 3, y - height - 4), (x + width + 3, y + 5), _GOOD, -1)
-            colour = (0, 0, 0)
-        cv2.putText(panel, move, (x, y), _FONT, 0.55, colour, 1, cv2.LINE_AA)
+            color = (0, 0, 0)
+        cv2.putText(panel, move, (x, y), _FONT, 0.55, color, 1, cv2.LINE_AA)
         x += width + 12
     return y + 28
 

@@ -48,7 +48,7 @@ Examples
 ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
 ...                           (40 * r + 60, 200, 40 * c + 60), -1)
 >>> detection = detect_grid(frame)
->>> detection.size, np.round(detection.centres[0, 0]).tolist()
+>>> detection.size, np.round(detection.centers[0, 0]).tolist()
 (3, [117.0, 77.0])
 """
 
@@ -105,7 +105,7 @@ PLASTIC_CHROMA = 10.0  # ... and greyer than this (Lab units, 8-bit) looks like 
 BODY_CONTRAST = 1.5  # ... unless it shows a sticker this much lighter than the seams
 LIGHT_BODY = 0.7  # (or darker, on seams this share of the lightest cell's lightness or more)
 CLIPPED_LIGHTNESS = 250.0  # 8-bit Lab lightness of a cell the camera clipped to white
-ONE_COLOUR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
+ONE_COLOR_SHARE = 0.8  # share of a keyboard's flat light cells (its keys) of one colour
 MAX_STICKER_SPREAD = 24.0  # interquartile range (Lab units) of a flat sticker's inner patch
 MIN_FLAT_SHARE = 0.7  # share of a face's cells that must be flat (or glared)
 MIN_STICKER_SHARE = 0.25  # share of a face's cells that must be flat, glared ones not counted
@@ -122,7 +122,7 @@ MIN_SEAM_SHARE = 0.3  # share of cell pairs with a seam, below which two alterna
 # are a board, not a cube (and a face found on faint edges is texture)
 RINGING_SHARE = 0.06  # (board test) a seam is darker than its darker cell by this share of
 # the two cells' difference in lightness
-RING_SAME_COLOUR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
+RING_SAME_COLOR = 12.0  # Lab distance (8-bit units) within which two flat cells are one colour
 MAX_FILL_DIFFERENCE = 0.2  # bounding-box fill of a region lined up with a lattice cell
 INFERRED_CONFIDENCE = 0.55  # the most a cell's confidence is when no sticker was seen there
 WHOLE_STICKER_SHARE = 0.7  # inner share of a cell one sticker covers (a sticker is 0.84+)
@@ -158,14 +158,14 @@ class FaceDetection:
     size: int
     quad: np.ndarray
     homography: np.ndarray
-    centres: np.ndarray
+    centers: np.ndarray
     cells: np.ndarray
     confidence: np.ndarray
 
 
 @dataclass(frozen=True)
 class _Candidate:
-    centre: np.ndarray
+    center: np.ndarray
     side: float
     rectangularity: float
     whiten: np.ndarray  # (2, 2): the outline's own unit-square frame (see _whitening)
@@ -278,10 +278,10 @@ def _suppress(candidates: list[_Candidate]) -> list[_Candidate]:
     if not candidates:
         return []
     order = sorted(range(len(candidates)), key=lambda i: -candidates[i].rectangularity)
-    centres = np.array([c.centre for c in candidates])
+    centers = np.array([c.center for c in candidates])
     sides = np.array([c.side for c in candidates])
     # Those within 0.4 of the smaller side of the two are the same sticker.
-    return [candidates[i] for i in _suppressed(np.array(order), centres, sides).tolist()]
+    return [candidates[i] for i in _suppressed(np.array(order), centers, sides).tolist()]
 
 
 @dataclass(frozen=True)
@@ -336,20 +336,20 @@ def _one_per_cell(inliers: np.ndarray, coords: np.ndarray, error: np.ndarray) ->
 
 
 def _fit_lattice(
-    centres: np.ndarray, sides: np.ndarray, whiten: np.ndarray, seed: int, a: int, b: int
+    centers: np.ndarray, sides: np.ndarray, whiten: np.ndarray, seed: int, a: int, b: int
 ):
     """Hypothesis from a seed and two neighbours; refined to a homography over its inliers."""
-    u, v = _reduced(centres[a] - centres[seed], centres[b] - centres[seed])
+    u, v = _reduced(centers[a] - centers[seed], centers[b] - centers[seed])
     basis = np.stack([u, v], axis=1)
     if min(u @ u, v @ v) < 1.0 or abs(np.linalg.det(basis)) < 0.5 * np.sqrt((u @ u) * (v @ v)):
         return None  # not two independent directions
     affine = np.eye(3)
     affine[:2, :2] = basis
-    affine[:2, 2] = centres[seed]
+    affine[:2, 2] = centers[seed]
     homography = affine
     similar = np.abs(np.log(sides / sides[seed])) < np.log(1.8)
     for _ in range(3):
-        coords, error = _lattice_coords(centres, homography)
+        coords, error = _lattice_coords(centers, homography)
         inliers = _one_per_cell(np.flatnonzero((error < 0.22) & similar), coords, error)
         if inliers is None:
             return None
@@ -357,23 +357,23 @@ def _fit_lattice(
             return None
         if len(inliers) >= 5:
             fitted = _least_squares_homography(
-                coords[inliers].astype(np.float64), centres[inliers].astype(np.float64)
+                coords[inliers].astype(np.float64), centers[inliers].astype(np.float64)
             )
         else:
             # Too few stickers to see perspective (a 2x2 with one hidden): an affine map.
-            affine_fit, _ = cv2.estimateAffine2D(coords[inliers], centres[inliers])
+            affine_fit, _ = cv2.estimateAffine2D(coords[inliers], centers[inliers])
             fitted = None if affine_fit is None else np.vstack([affine_fit, [0, 0, 1]])
         if fitted is None or not _invertible(fitted):
             return None
         homography = fitted
-    coords, error = _lattice_coords(centres, homography)
+    coords, error = _lattice_coords(centers, homography)
     inliers = np.flatnonzero((error < 0.22) & similar)
     # Stickers of one face have about the same size: drop stray small or large matches.
     typical = np.median(sides[inliers])
     inliers = inliers[np.abs(np.log(sides[inliers] / typical)) < np.log(1.45)]
     # A face's stickers are square in lattice units. A lattice whose matches mostly are not
     # is of keys in staggered rows (a lattice of rhombi), oblong keys or scattered squares.
-    aspect = _lattice_aspect(homography, centres[inliers], whiten[inliers])
+    aspect = _lattice_aspect(homography, centers[inliers], whiten[inliers])
     square = bool((aspect < MAX_LATTICE_ASPECT).sum() >= max(3, len(inliers) / 2))
     score = len(inliers) - error[inliers].sum()
     return _Lattice(homography, coords[inliers].astype(int), inliers, score, square)
@@ -383,11 +383,11 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
     """Distinct lattice hypotheses of square cells, the ones explaining most candidates first."""
     if len(candidates) < 4:
         return []
-    centres = np.array([c.centre for c in candidates])
+    centers = np.array([c.center for c in candidates])
     sides = np.array([c.side for c in candidates])
     whiten = np.array([c.whiten for c in candidates])
     found: dict[frozenset, _Lattice] = {}
-    distances = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    distances = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     explained: set[int] = set()
     for seed in np.argsort(-sides)[:60]:
         if seed in explained:
@@ -400,7 +400,7 @@ def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
         near = near[np.argsort(distances[seed, near])]  # the nearest neighbours first
         for i, a in enumerate(near[:8]):
             for b in near[i + 1 : 8]:
-                lattice = _fit_lattice(centres, sides, whiten, seed, a, b)
+                lattice = _fit_lattice(centers, sides, whiten, seed, a, b)
                 if lattice is not None:
                     key = frozenset(lattice.inliers.tolist())
                     if lattice.square and (key not in found or lattice.score > found[key].score):
@@ -666,7 +666,7 @@ def _lattice_faces(
             if deferred:
                 return (found if _sees_more_of(found[0], deferred[0]) else deferred), prepared
             face = found[0]
-            small = _cell_width(face.centres) * scale < SMALL_STICKER_PITCH
+            small = _cell_width(face.centers) * scale < SMALL_STICKER_PITCH
             partial = _seen_cells(face) < face.size**2
             corner_of_more = size is None and face.size == 2
             if not ((small and partial) or corner_of_more) or scale == scales[-1]:
@@ -1039,21 +1039,21 @@ def _detection(
 ) -> FaceDetection:
     grid = np.arange(n) + 0.5
     xs, ys = np.meshgrid(grid, grid)
-    centre_points = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    centres = cv2.perspectiveTransform(centre_points[None], to_image)[0].reshape(n, n, 2)
+    center_points = np.stack([xs.ravel(), ys.ravel()], axis=1)
+    centers = cv2.perspectiveTransform(center_points[None], to_image)[0].reshape(n, n, 2)
     offsets = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    cell_points = (centre_points[:, None, :] + offsets[None]).reshape(-1, 2)
+    cell_points = (center_points[:, None, :] + offsets[None]).reshape(-1, 2)
     cells = cv2.perspectiveTransform(cell_points[None], to_image)[0].reshape(n * n, 4, 2)
     quad = cv2.perspectiveTransform(np.array([[[0, 0], [n, 0], [n, n], [0, n]]], float), to_image)[
         0
     ]
     # Which original cell each upright cell is, to carry over where stickers were seen.
     relabel = np.linalg.inv(original) @ upright
-    back = cv2.perspectiveTransform(centre_points[None], relabel)[0]
+    back = cv2.perspectiveTransform(center_points[None], relabel)[0]
     rows = np.clip(np.floor(back[:, 1]).astype(int), 0, n - 1)
     cols = np.clip(np.floor(back[:, 0]).astype(int), 0, n - 1)
     confidence = np.where(occupied[rows, cols], 1.0, 0.4)
-    return FaceDetection(n, quad, to_image, centres, cells, confidence)
+    return FaceDetection(n, quad, to_image, centers, cells, confidence)
 
 
 # The region-lattice cue (see :func:`_lattice_faces`).
@@ -1117,7 +1117,7 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
     if right - left < 16 or bottom - top < 16:
         return None
     sticker_px = TRACK_2X2_STICKER_PX if previous.size == 2 else TRACK_STICKER_PX
-    scale = min(1.0, sticker_px / max(_cell_width(previous.centres), 1.0))
+    scale = min(1.0, sticker_px / max(_cell_width(previous.centers), 1.0))
     if scale <= 0.5:
         # Shrunk by a whole factor, from a crop of whole blocks, area averaging is the mean
         # of each block (see _shrunk): a third of the time of OpenCV's general averaging at
@@ -1189,7 +1189,7 @@ def _follow(
     statistics = _cell_statistics(face_h, n, lab)
     if np.mean((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared) < MIN_FLAT_SHARE:
         return None
-    if _grid_continues(lattice_h, n, regions, lab, colours=statistics.colour):
+    if _grid_continues(lattice_h, n, regions, lab, colors=statistics.color):
         return None  # as a board's tiles do: judged as for a face found cold
     confidence = _cell_confidence(support, statistics.spread)
     return _make_detection(to_frame @ face_h, n, confidence)
@@ -1243,10 +1243,10 @@ def _cell_confidence(support: np.ndarray, spread: np.ndarray) -> np.ndarray:
     return (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
 
 
-def _cell_width(centres: np.ndarray) -> float:
+def _cell_width(centers: np.ndarray) -> float:
     """Median distance between neighbouring cell centres, px."""
-    d_col = np.linalg.norm(np.diff(centres, axis=1), axis=-1)
-    d_row = np.linalg.norm(np.diff(centres, axis=0), axis=-1)
+    d_col = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
+    d_row = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
     return float(_median(np.concatenate([d_col.ravel(), d_row.ravel()])))
 
 
@@ -1319,9 +1319,9 @@ def _shown_first(candidate) -> float:
 def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
     """True when either quad contains the other's centre."""
     for inner, outer in ((quad_a, quad_b), (quad_b, quad_a)):
-        centre = inner.mean(axis=0)
+        center = inner.mean(axis=0)
         contour = outer.astype(np.float32).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0:
+        if cv2.pointPolygonTest(contour, (float(center[0]), float(center[1])), False) >= 0:
             return True
     return False
 
@@ -1739,7 +1739,7 @@ def _fit_flat_face(
         if not (roughly & ~square).any() or size == 2:
             return None
         found = _best_face_on(coords[roughly], members[roughly], regions, lab, size, None, 3)
-        if found is None or _keys_of_one_colour(found[1][1], found[1][2], lab):
+        if found is None or _keys_of_one_color(found[1][1], found[1][2], lab):
             return None
         return found[1]
     cut = _cut_by_glare(
@@ -1751,12 +1751,12 @@ def _fit_flat_face(
     return None if best is None else best[1]
 
 
-def _keys_of_one_colour(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
+def _keys_of_one_color(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     """True when the face's flat cells that are not dark (holes, plastic) are mostly of one
     colour, as a keyboard's keys are."""
     cells = _cell_statistics(face_h, n, lab)
-    same = _light_cells_of_the_main_colour(cells, cells.lightness < _dark_below(cells))
-    return len(same) == 0 or bool(same.mean() >= ONE_COLOUR_SHARE)
+    same = _light_cells_of_the_main_color(cells, cells.lightness < _dark_below(cells))
+    return len(same) == 0 or bool(same.mean() >= ONE_COLOR_SHARE)
 
 
 def _cut_by_glare(
@@ -1859,16 +1859,16 @@ def _leaves_out_its_own(
     if not regions.true_areas:  # merged blocks cut apart: no region's size can be judged
         return outside.sum() > 1
     face_h = _face_of_lattice(homography)
-    colours = _cell_statistics(face_h, 2, lab).colour.reshape(4, 3).astype(float)
+    colors = _cell_statistics(face_h, 2, lab).color.reshape(4, 3).astype(float)
     _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
     repeats, sized = _of_the_grids_kind(
-        homography, 2, regions, lab, left_out, _pitch(homography), colours
+        homography, 2, regions, lab, left_out, _pitch(homography), colors
     )
     if len(left_out) > 1:
         return bool(sized.any())
-    same = np.linalg.norm(colours[:, None] - colours[None], axis=2) < RING_SAME_COLOUR
-    new_colour = ~np.triu(same, 1).any(axis=0)  # a cell like no earlier one
-    return bool(new_colour.sum() <= 2 and (repeats & sized).any())
+    same = np.linalg.norm(colors[:, None] - colors[None], axis=2) < RING_SAME_COLOR
+    new_color = ~np.triu(same, 1).any(axis=0)  # a cell like no earlier one
+    return bool(new_color.sum() <= 2 and (repeats & sized).any())
 
 
 def _one_of_four_unseen(result) -> bool:
@@ -1930,7 +1930,7 @@ def _merged_cells(
 
 
 def _shapes_in_lattice(
-    inverse: np.ndarray, centres: np.ndarray, whiten: np.ndarray
+    inverse: np.ndarray, centers: np.ndarray, whiten: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Regions in lattice units: their centres (K, 2) and shape matrices (K, 2, 2).
 
@@ -1939,13 +1939,13 @@ def _shapes_in_lattice(
     image -> lattice, taken by finite differences.
     """
     return _lattice_shapes(
-        np.asarray(inverse, float), np.asarray(centres, float).reshape(-1, 2), whiten
+        np.asarray(inverse, float), np.asarray(centers, float).reshape(-1, 2), whiten
     )
 
 
-def _lattice_aspect(homography: np.ndarray, centres: np.ndarray, whiten: np.ndarray) -> np.ndarray:
+def _lattice_aspect(homography: np.ndarray, centers: np.ndarray, whiten: np.ndarray) -> np.ndarray:
     """Elongation of each region's shape mapped into lattice units (1 for a square)."""
-    _, shape = _shapes_in_lattice(np.linalg.inv(homography), centres, whiten)
+    _, shape = _shapes_in_lattice(np.linalg.inv(homography), centers, whiten)
     return _elongation(shape)
 
 
@@ -2084,7 +2084,7 @@ def _score_window(
     if face_side / n < _MIN_PITCH or face_side < MIN_FACE_SHARE * min(lab.shape[:2]):
         return None
     cell_stats = _cell_statistics(face_h, n, lab)
-    if _grid_continues(homography, n, regions, lab, colours=cell_stats.colour):
+    if _grid_continues(homography, n, regions, lab, colors=cell_stats.color):
         return None
     spread, glared = cell_stats.spread, cell_stats.glared
     if _on_the_plastic(face_h, n, lab, cell_stats, support) or _keys_with_gaps(
@@ -2159,7 +2159,7 @@ def _unseen_cells_are_surround(
     in_frame = in_frame.reshape(n + 2, n + 2, -1)
     inside = in_frame.mean(axis=2) >= 0.25
 
-    def colour(cell: tuple[int, int]) -> np.ndarray:
+    def color(cell: tuple[int, int]) -> np.ndarray:
         return np.median(samples[cell][in_frame[cell]], axis=0)
 
     judged = 0
@@ -2176,8 +2176,8 @@ def _unseen_cells_are_surround(
         ]
         if not inside[row, col] or not beyond:
             continue
-        own = colour((row, col))
-        difference = min(np.linalg.norm(own - colour(cell)) for cell in beyond)
+        own = color((row, col))
+        difference = min(np.linalg.norm(own - color(cell)) for cell in beyond)
         if difference >= MAX_STICKER_SPREAD:
             return False
         judged += 1
@@ -2207,7 +2207,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     median = np.median(inner, axis=2)
     change = inner - median[:, :, None]
     change_size = np.linalg.norm(change, axis=3)
-    off_colour = change_size > MAX_STICKER_SPREAD
+    off_color = change_size > MAX_STICKER_SPREAD
     seen = np.zeros((4, 4), bool)
     seen[1:3, 1:3] = support
     # A glare spot moves a sticker's pixels towards white: they do not speak against it.
@@ -2216,7 +2216,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
         change_size * np.linalg.norm(whiteward, axis=3) + 1e-6
     )
     glint = alignment > GLINT_ALIGNMENT
-    if not ((off_colour & ~glint).mean(axis=2)[seen] <= 0.1).all():
+    if not ((off_color & ~glint).mean(axis=2)[seen] <= 0.1).all():
         return False
     # Ring cells wholly in the frame, mostly of a seen sticker's very colour: a tiled surface
     # (its cells drift off the window's extrapolated lattice, so only mostly).
@@ -2227,8 +2227,8 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h)
     in_frame = _in_frame(projected, lab.shape).reshape(-1, 4).all(axis=1)
     distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
-    mostly_one = off_colour.mean(axis=2)[rows, cols] <= 0.35
-    repeats = in_frame & mostly_one & (distance.min(axis=1) < RING_SAME_COLOUR)
+    mostly_one = off_color.mean(axis=2)[rows, cols] <= 0.35
+    repeats = in_frame & mostly_one & (distance.min(axis=1) < RING_SAME_COLOR)
     # Tiles show their grout between them; a plain table runs on from one ring cell into
     # the next with no line between, whatever its colour.
     flat = np.zeros((4, 4), bool)
@@ -2258,13 +2258,13 @@ def _inner_patches(rectified: np.ndarray, cells: int, margin: int) -> np.ndarray
 
 
 def _one_plain_surface(
-    rectified: np.ndarray, colour: np.ndarray, flat: np.ndarray, margin: int
+    rectified: np.ndarray, color: np.ndarray, flat: np.ndarray, margin: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which cells of a rectified block run into a neighbour of their colour with no line
     of any kind between their middles, as one plain surface does (tiles show their grout,
     darker or lighter than they are; stripes the line between two stripes).
 
-    ``rectified`` is the block in Lab, ``colour`` its cells' median colours (rows, cols,
+    ``rectified`` is the block in Lab, ``color`` its cells' median colours (rows, cols,
     3), ``flat`` marks the cells to judge; ``margin`` pixels of each cell's sides are left
     out of the profiles across two cells. Returns two masks over the cells: those that run
     into a neighbour in their row, and those that run into one in their column.
@@ -2272,19 +2272,19 @@ def _one_plain_surface(
     cell_px = rectified.shape[0] // flat.shape[0]
     runs_on = []
     for down in (False, True):  # neighbours in a row, then (transposed) in a column
-        block, judged, colours = (
-            (rectified.transpose(1, 0, 2), flat.T, colour.transpose(1, 0, 2))
+        block, judged, colors = (
+            (rectified.transpose(1, 0, 2), flat.T, color.transpose(1, 0, 2))
             if down
-            else (rectified, flat, colour)
+            else (rectified, flat, color)
         )
-        alike = np.linalg.norm(colours[:, :-1] - colours[:, 1:], axis=2) < RING_SAME_COLOUR
+        alike = np.linalg.norm(colors[:, :-1] - colors[:, 1:], axis=2) < RING_SAME_COLOR
         joined = judged[:, :-1] & judged[:, 1:] & alike  # each cell and the next
         for row, col in zip(*np.nonzero(joined), strict=True):
             band = slice(row * cell_px + margin, (row + 1) * cell_px - margin)
             middles = slice(col * cell_px + cell_px // 2, (col + 1) * cell_px + cell_px // 2)
             profile = block[band, middles].mean(axis=0)
-            level = (colours[row, col] + colours[row, col + 1]) / 2
-            joined[row, col] = np.linalg.norm(profile - level, axis=1).max() < RING_SAME_COLOUR
+            level = (colors[row, col] + colors[row, col + 1]) / 2
+            joined[row, col] = np.linalg.norm(profile - level, axis=1).max() < RING_SAME_COLOR
         either = np.pad(joined, ((0, 0), (1, 0))) | np.pad(joined, ((0, 0), (0, 1)))
         runs_on.append(either.T if down else either)
     return runs_on[0], runs_on[1]
@@ -2305,8 +2305,8 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     lab = _rectified_lab(image, detection.homography, m, cell_px, -1.0)
     margin = cell_px // 4  # the cells' middle halves, as the ring's colours are sampled
     inner = _inner_patches(lab, m, margin)
-    colour = np.median(inner, axis=2)
-    off_colour = np.linalg.norm(inner - colour[:, :, None], axis=3) > MAX_STICKER_SPREAD
+    color = np.median(inner, axis=2)
+    off_color = np.linalg.norm(inner - color[:, :, None], axis=3) > MAX_STICKER_SPREAD
     # Only those middles are read: they must lie in the frame.
     rows, cols = np.mgrid[:m, :m]
     inner_square = margin / cell_px + _UNIT_SQUARE * (1 - 2 * margin / cell_px)
@@ -2314,8 +2314,8 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     in_frame = _in_frame(
         _warp(corners.reshape(-1, 2).astype(float), detection.homography), image.shape
     )
-    flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_colour.mean(axis=2) <= 0.35)
-    in_row, in_column = _one_plain_surface(lab, colour, flat, margin)
+    flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_color.mean(axis=2) <= 0.35)
+    in_row, in_column = _one_plain_surface(lab, color, flat, margin)
     # Along the ring, and not into the face's cell beside it: a face's border stickers end
     # at its plastic or a seam; a window over the table itself runs on into the ring.
     plain = np.zeros((m, m), bool)
@@ -2455,11 +2455,11 @@ def _grid_continues(
     regions: _Regions,
     lab: np.ndarray,
     along_a_side: bool = True,
-    colours: np.ndarray | None = None,
+    colors: np.ndarray | None = None,
 ) -> bool:
     """True when lattice-like regions sit on the ring of cells just outside the window, or
     (when ``along_a_side``) line up along a side of the ring beyond it. ``lab`` is the
-    working image the regions were found in; ``colours`` the window's cell colours in it
+    working image the regions were found in; ``colors`` the window's cell colours in it
     (n, n, 3) when the caller has them.
 
     A 2x2's four centres fix its homography exactly, their noise included: two pitches
@@ -2467,13 +2467,13 @@ def _grid_continues(
     beyond a 2x2 is also looked for where the affine fit to its four centres puts it (a
     real perspective, on a large face, is the homography's to follow).
     """
-    if _lattice_continues(homography, n, regions, lab, along_a_side, colours):
+    if _lattice_continues(homography, n, regions, lab, along_a_side, colors):
         return True
     if n != 2 or not along_a_side:
         return False
     cells = _cell_middles(2) - 0.5
     affine = _affine_fit(cells, _warp(cells, homography))
-    return _lattice_continues(affine, n, regions, lab, True, colours, beyond_only=True)
+    return _lattice_continues(affine, n, regions, lab, True, colors, beyond_only=True)
 
 
 def _pitch(homography: np.ndarray) -> float:
@@ -2488,7 +2488,7 @@ def _lattice_continues(
     regions: _Regions,
     lab: np.ndarray,
     along_a_side: bool,
-    colours: np.ndarray | None,
+    colors: np.ndarray | None,
     beyond_only: bool = False,
 ) -> bool:
     """:func:`_grid_continues` for the window's lattice extended by one homography; only
@@ -2533,7 +2533,7 @@ def _lattice_continues(
     if similar.any() and regions.true_areas:
         beside = idx[similar]
         repeats[similar], sized[similar] = _of_the_grids_kind(
-            homography, n, regions, lab, beside, pitch, colours
+            homography, n, regions, lab, beside, pitch, colors
         )
         similar &= repeats | sized
     # Ring cells outside the frame show nothing, unless a region cut by the frame's edge sits
@@ -2573,10 +2573,10 @@ def _of_the_grids_kind(
     lab: np.ndarray,
     beside: np.ndarray,
     pitch: float,
-    colours: np.ndarray | None = None,
+    colors: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which regions ``beside`` the window (indices) could be more of the same grid: a
-    board's or a floor's next tile repeats a colour of the window's cells (``colours``,
+    board's or a floor's next tile repeats a colour of the window's cells (``colors``,
     measured here when None), or is the size of the window's own regions (a tiling of
     three colours or more shows ones the window lacks). Returns both masks: (repeats a
     colour, is of the size).
@@ -2585,13 +2585,13 @@ def _of_the_grids_kind(
     but by chance.
     """
     face_h = _face_of_lattice(homography)
-    if colours is None:
-        colours = _cell_statistics(face_h, n, lab).colour
-    colours = np.asarray(colours, float).reshape(-1, 1, 3)
+    if colors is None:
+        colors = _cell_statistics(face_h, n, lab).color
+    colors = np.asarray(colors, float).reshape(-1, 1, 3)
     at = np.rint(regions.centers[beside]).astype(int)
     at = np.clip(at, 0, [lab.shape[1] - 1, lab.shape[0] - 1])
     seen = lab[at[:, 1], at[:, 0]].astype(float)
-    repeats = np.linalg.norm(seen[None] - colours, axis=2).min(axis=0) < 2 * RING_SAME_COLOUR
+    repeats = np.linalg.norm(seen[None] - colors, axis=2).min(axis=0) < 2 * RING_SAME_COLOR
     dist, own = _nearest(_warp(_cell_middles(n), face_h), regions.centers)
     own = own[dist < 0.25 * pitch]
     if len(own) == 0:
@@ -2714,8 +2714,8 @@ def _keys_with_gaps(
     dark = cell_stats.lightness < _dark_below(cell_stats)
     if not dark.any():
         return False
-    same = _light_cells_of_the_main_colour(cell_stats, dark, support)
-    if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOUR_SHARE):
+    same = _light_cells_of_the_main_color(cell_stats, dark, support)
+    if not (same.sum() > n * n / 2 and same.mean() >= ONE_COLOR_SHARE):
         return False
     cell_px = 16
     # The rectified face's lightness and chroma, (2, rows, columns) of pixels.
@@ -2747,7 +2747,7 @@ def _dark_below(cells: _CellStatistics) -> float:
     return PLASTIC_LIGHTNESS * float(cells.lightness.max())
 
 
-def _light_cells_of_the_main_colour(
+def _light_cells_of_the_main_color(
     cells: _CellStatistics, dark: np.ndarray, seen: np.ndarray | None = None
 ) -> np.ndarray:
     """Of the flat cells that are not ``dark`` (and are ``seen``, when given), which are of
@@ -2755,10 +2755,10 @@ def _light_cells_of_the_main_colour(
     keep = ~dark & (cells.spread < MAX_STICKER_SPREAD)
     if seen is not None:
         keep &= seen
-    flat = cells.colour[keep].astype(float)
+    flat = cells.color[keep].astype(float)
     if len(flat) == 0:
         return np.zeros(0, bool)
-    return np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOUR
+    return np.linalg.norm(flat - np.median(flat, axis=0), axis=1) < RING_SAME_COLOR
 
 
 def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
@@ -2769,7 +2769,7 @@ def _not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
     block = _ringed_lab(image, detection)  # the checks read the same samples
     return (
         _is_board(image, detection, block)
-        or _colour_continues(image, detection, block)
+        or _color_continues(image, detection, block)
         or _turned_in_cells(image, detection, block)
         or _edges_off_the_lines(image, detection)
     )
@@ -2952,7 +2952,7 @@ def _cell_medians(ringed: np.ndarray, n: int) -> np.ndarray:
     return ringed[:, 12].reshape(n + 2, n + 2, 3)
 
 
-def _colour_continues(
+def _color_continues(
     image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
 ) -> bool:
     """True when the cells just past three or more of the grid's sides repeat its colours.
@@ -2989,17 +2989,17 @@ def _colour_continues(
         judged = inside[ring]
         flat = judged & (spread[ring] < MAX_STICKER_SPREAD)
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
-        same = flat & (difference < RING_SAME_COLOUR)
+        same = flat & (difference < RING_SAME_COLOR)
         if same.any():
             plain = _plain_surround(image, detection) if plain is None else plain
             same &= ~plain[ring]
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))
-        colours = median[border][same]
+        colors = median[border][same]
         striped |= bool(
             same.sum() >= max(2, judged.sum() / 2)
             and same.sum() == flat.sum()
-            and np.ptp(colours, axis=0).max() >= RING_SAME_COLOUR
+            and np.ptp(colors, axis=0).max() >= RING_SAME_COLOR
         )
     # In a corner of the frame only two sides can be judged: then both must repeat.
     return striped or repeated_sides >= min(3, max(2, judged_sides))
@@ -3046,7 +3046,7 @@ def _is_board(
     cell = np.arange(n * n)
     cols, rows = cell % n, cell // n
     cells = _cell_medians(block[0], n)[1:-1, 1:-1].reshape(n * n, 3)
-    if not _two_alternating_colours(cells, (cols + rows) % 2 == 1):
+    if not _two_alternating_colors(cells, (cols + rows) % 2 == 1):
         return False
     return _seam_share(image, detection) < MIN_SEAM_SHARE and not _plastic_at_crossings(
         image, detection, block
@@ -3077,24 +3077,24 @@ def _plastic_at_crossings(
     return bool((_seam_dip(around, darkest) > CROSSING_DIP).all())
 
 
-def _two_alternating_colours(cells: np.ndarray, parity: np.ndarray) -> bool:
+def _two_alternating_colors(cells: np.ndarray, parity: np.ndarray) -> bool:
     """True when the cells (Lab colours) of each parity share one colour, unlike the other's.
 
     Objects lying on a board (or its edge) hide some squares: the cells of neither colour
     are left out. Of the rest, half the cells or more, each colour shows on a quarter of the
     cells or more, and on its own parity only (but one cell in ten).
     """
-    centres = []
+    centers = []
     for group in (cells[parity], cells[~parity]):
         # Per channel median (cells hold integers, so this is exactly np.median's value).
         ordered = np.sort(group, axis=0)
         half = len(ordered) // 2
-        centres.append(
+        centers.append(
             ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
         )
-    if np.sqrt(((centres[0] - centres[1]) ** 2).sum()) < 25:
+    if np.sqrt(((centers[0] - centers[1]) ** 2).sum()) < 25:
         return False
-    near = [np.sqrt(((cells - centre) ** 2).sum(axis=1)) < 12 for centre in centres]
+    near = [np.sqrt(((cells - center) ** 2).sum(axis=1)) < 12 for center in centers]
     shown = near[0] | near[1]
     astray = (near[0] & ~parity) | (near[1] & parity)
     return bool(
@@ -3119,7 +3119,7 @@ def _sample(image: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _seam_share(image: np.ndarray, detection: FaceDetection) -> float:
     """Share of neighbouring cell pairs with a line darker than both cells between them."""
     n = detection.size
-    cell_px = _cell_width(detection.centres)
+    cell_px = _cell_width(detection.centers)
     # Sample finer than a pixel, so a one-pixel seam cannot fall between two samples.
     across = np.linspace(-0.5, 0.5, int(np.clip(2 * cell_px, 21, 401)) | 1)
     lines = np.array([0.3, 0.5, 0.7])
@@ -3175,7 +3175,7 @@ class _CellStatistics(NamedTuple):
     chroma: np.ndarray
     spread: np.ndarray
     glared: np.ndarray
-    colour: np.ndarray
+    color: np.ndarray
 
 
 def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatistics:
@@ -3226,14 +3226,14 @@ def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceD
         mirror = np.array([[-1, 0, n], [0, 1, 0], [0, 0, 1.0]])
         face_h = face_h @ mirror
         confidence = confidence[:, ::-1]
-    to_centre = np.array([[1, 0, -n / 2], [0, 1, -n / 2], [0, 0, 1.0]])
+    to_center = np.array([[1, 0, -n / 2], [0, 1, -n / 2], [0, 0, 1.0]])
     back = np.array([[1, 0, n / 2], [0, 1, n / 2], [0, 0, 1.0]])
     ends = np.array([[n / 2, 0], [n / 2, n]], float)
     best = None
     for k, (c, s) in enumerate(((1, 0), (0, 1), (-1, 0), (0, -1))):
         # Rotate face coordinates by k quarter turns about the face centre.
         turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
-        candidate = face_h @ back @ turn @ to_centre
+        candidate = face_h @ back @ turn @ to_center
         top, bottom = _warp(ends, candidate)
         angle = abs(math.degrees(math.atan2(top[0] - bottom[0], bottom[1] - top[1])))
         if best is None or angle < best[0]:

@@ -288,12 +288,12 @@ def _block_cells(inverse, centers, whiten, lo, hi):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _lattice_shapes(inverse: np.ndarray, centres: np.ndarray, whiten: np.ndarray):
+def _lattice_shapes(inverse: np.ndarray, centers: np.ndarray, whiten: np.ndarray):
     step = 0.5
-    count = len(centres)
+    count = len(centers)
     moved = np.empty((3 * count, 2))
     for i in range(count):  # element by element: array assignment is slow to compile
-        x, y = centres[i, 0], centres[i, 1]
+        x, y = centers[i, 0], centers[i, 1]
         moved[i, 0], moved[i, 1] = x, y
         moved[count + i, 0], moved[count + i, 1] = x + step, y
         moved[2 * count + i, 0], moved[2 * count + i, 1] = x, y + step
@@ -362,15 +362,15 @@ def _on_one_line_but_one(coords: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _nearest(points: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distance to, and index of, the nearest of ``centres`` for each point (brute force:
+def _nearest(points: np.ndarray, centers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distance to, and index of, the nearest of ``centers`` for each point (brute force:
     a handful of points against a few hundred centres)."""
     dist = np.empty(len(points))
     index = np.zeros(len(points), np.int64)
     for i in range(len(points)):
         best = np.inf
-        for j in range(len(centres)):
-            dx, dy = centres[j, 0] - points[i, 0], centres[j, 1] - points[i, 1]
+        for j in range(len(centers)):
+            dx, dy = centers[j, 0] - points[i, 0], centers[j, 1] - points[i, 1]
             squared = dx * dx + dy * dy
             if squared < best:
                 best, index[i] = squared, j
@@ -488,7 +488,7 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _suppressed(order: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+def _suppressed(order: np.ndarray, centers: np.ndarray, sides: np.ndarray) -> np.ndarray:
     """Indices kept by :func:`cubescan.scanner.grid._suppress`, in ``order``: each blocks the others
     within 0.4 of the smaller side of the two (brute force over a few hundred)."""
     count = len(order)
@@ -501,8 +501,8 @@ def _suppressed(order: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np
         kept[total] = index
         total += 1
         for j in range(count):
-            dx = centres[j, 0] - centres[index, 0]
-            dy = centres[j, 1] - centres[index, 1]
+            dx = centers[j, 0] - centers[index, 0]
+            dy = centers[j, 1] - centers[index, 1]
             if np.sqrt(dx * dx + dy * dy) <= 0.4 * min(sides[j], sides[index]):
                 blocked[j] = True
     return kept[:total]
@@ -874,13 +874,13 @@ def _sticker_matches(
     dist, nearest = _nearest(_project(coords, lattice_h), centers)
     cell_areas = _pitch_cell_areas(coords, lattice_h)
     # (Gathered and masked in loops: numba takes seconds to compile fancy indexing.)
-    near_centres, near_whiten = np.empty((count, 2)), np.empty((count, 2, 2))
+    near_centers, near_whiten = np.empty((count, 2)), np.empty((count, 2, 2))
     for i in range(count):
         j = nearest[i]
-        near_centres[i, 0], near_centres[i, 1] = centers[j, 0], centers[j, 1]
+        near_centers[i, 0], near_centers[i, 1] = centers[j, 0], centers[j, 1]
         near_whiten[i, 0, 0], near_whiten[i, 0, 1] = whiten[j, 0, 0], whiten[j, 0, 1]
         near_whiten[i, 1, 0], near_whiten[i, 1, 1] = whiten[j, 1, 0], whiten[j, 1, 1]
-    _, shape = _lattice_shapes(_inverse(lattice_h), near_centres, near_whiten)
+    _, shape = _lattice_shapes(_inverse(lattice_h), near_centers, near_whiten)
     aspect = _elongation(shape)
     seen = np.zeros(count, np.bool_)
     share, shares = np.empty(count), np.empty(count)
@@ -1003,7 +1003,7 @@ def _ring_squares(
     ring: np.ndarray,
     n: int,
     homography: np.ndarray,
-    centres: np.ndarray,
+    centers: np.ndarray,
     whiten: np.ndarray,
     box_fill: np.ndarray,
     max_aspect: float,
@@ -1011,13 +1011,13 @@ def _ring_squares(
     max_fill_difference: float,
 ) -> np.ndarray:
     """For each cell of the rings around an n x n window (``ring``, lattice coords) and the
-    region nearest it (``centres``, ``whiten``, ``box_fill``: one per cell): whether that
+    region nearest it (``centers``, ``whiten``, ``box_fill``: one per cell): whether that
     region is a square of the lattice there (see grid._lattice_continues). Its shape in
     lattice units is square within ``max_aspect``; not squashed across the window's side
     (narrower across it than along it by ``max_squash``), as the next face of a cube is where
     it bends away; and it fills its bounding box as the lattice's cell there fills its own
     (within ``max_fill_difference``), as tiles and keys lined up with the lattice do."""
-    _, shape = _lattice_shapes(_inverse(homography), centres, whiten)
+    _, shape = _lattice_shapes(_inverse(homography), centers, whiten)
     square = _elongation(shape) < max_aspect
     quads = _cell_quads(ring, homography)
     areas = _quad_areas(quads)

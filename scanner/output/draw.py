@@ -41,7 +41,7 @@ _NET_ORIGIN = {"U": (1, 0), "L": (0, 1), "F": (1, 1), "R": (2, 1), "B": (3, 1), 
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
-def _text_colour(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
+def _text_color(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
     b, g, r = bgr
     return (0, 0, 0) if 0.114 * b + 0.587 * g + 0.299 * r > 140 else (255, 255, 255)
 
@@ -82,9 +82,9 @@ def annotate_face(
     for index, (outline, label) in enumerate(zip(cells, labels, strict=True)):
         points = np.round(outline).astype(np.int32)
         cv2.polylines(out, [points], True, (255, 0, 255), thickness, cv2.LINE_AA)
-        centre = points.mean(axis=0)
+        center = points.mean(axis=0)
         (width, height), _ = cv2.getTextSize(label, _FONT, scale, thickness)
-        corner = (int(centre[0] - width / 2), int(centre[1] + height / 2))
+        corner = (int(center[0] - width / 2), int(center[1] + height / 2))
         fill = fills[index] if fills is not None else (0, 0, 0)
         cv2.rectangle(
             out,
@@ -93,7 +93,7 @@ def annotate_face(
             fill,
             cv2.FILLED,
         )
-        cv2.putText(out, label, corner, _FONT, scale, _text_colour(fill), thickness, cv2.LINE_AA)
+        cv2.putText(out, label, corner, _FONT, scale, _text_color(fill), thickness, cv2.LINE_AA)
     return out
 
 
@@ -138,8 +138,8 @@ def draw_net(
         row, col = divmod(index % per_face, size)
         ox, oy = _NET_ORIGIN[FACES[index // per_face]]
         x, y = (ox * size + col) * cell + gap, (oy * size + row) * cell + gap
-        colour = fills.get(letter, (90, 90, 90))
-        cv2.rectangle(image, (x, y), (x + cell - gap, y + cell - gap), colour, cv2.FILLED)
+        color = fills.get(letter, (90, 90, 90))
+        cv2.rectangle(image, (x, y), (x + cell - gap, y + cell - gap), color, cv2.FILLED)
         if index in marked:
             cv2.rectangle(image, (x, y), (x + cell - gap, y + cell - gap), (255, 0, 255), 2)
     return image
@@ -155,7 +155,7 @@ def fills_from_names(
     ----------
     colors
         Face letter -> colour name (``"white"``..., or any other name such as
-        ``"colour 1"``).
+        ``"color 1"``).
     labs
         Face letter -> mean CIELAB (L, a, b) of its stickers, for names that are not
         standard colours.
@@ -171,7 +171,7 @@ def fills_from_names(
     --------
     >>> fills_from_names({"U": "yellow"})["U"]
     (0, 213, 255)
-    >>> fills_from_names({"U": "colour 1"}, {"U": (53.2, 80.1, 67.2)})["U"]
+    >>> fills_from_names({"U": "color 1"}, {"U": (53.2, 80.1, 67.2)})["U"]
     (0, 0, 255)
     """
     fills = dict(FACE_BGR)

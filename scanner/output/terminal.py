@@ -27,7 +27,7 @@ _FACE_STYLE = {
     "L": "dark_orange",
     "B": "blue3",
 }
-_COLOUR_LETTER_STYLE = {
+_COLOR_LETTER_STYLE = {
     "W": "white",
     "R": "red3",
     "G": "green3",
@@ -58,7 +58,7 @@ def sticker_style(face: str, symbol: str) -> str:
     >>> sticker_style("U", "Y")
     'black on yellow1'
     """
-    background = _COLOUR_LETTER_STYLE.get(symbol, _FACE_STYLE[face])
+    background = _COLOR_LETTER_STYLE.get(symbol, _FACE_STYLE[face])
     foreground = "white" if background in _DARK_BACKGROUNDS else "black"
     return f"{foreground} on {background}"
 
@@ -85,7 +85,7 @@ def render_net(state: CubeState, highlight: frozenset[int] = frozenset()) -> Tex
     9
     """
     n = state.size
-    colour_letters = set(state.symbols) <= set(_COLOUR_LETTER_STYLE)
+    color_letters = set(state.symbols) <= set(_COLOR_LETTER_STYLE)
     per_face = n * n
     cell_width = 3
 
@@ -94,7 +94,7 @@ def render_net(state: CubeState, highlight: frozenset[int] = frozenset()) -> Tex
         face = state.facelets[index]
         symbol = state.symbol(face)
         mark = "*" if index in highlight else " "
-        style = sticker_style(face, symbol if colour_letters else face)
+        style = sticker_style(face, symbol if color_letters else face)
         return Text(f"{mark}{symbol} ", style=style)
 
     blank = Text(" " * (n * cell_width + 1))

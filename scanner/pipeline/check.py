@@ -54,7 +54,7 @@ from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move, format_moves, size_from_length
 from cubescan.solver.validate import ValidationReport, validate
 
-_LETTER_OF_COLOUR = {
+_LETTER_OF_COLOR = {
     "white": "W",
     "yellow": "Y",
     "red": "R",
@@ -209,8 +209,8 @@ class CubeReport:
 def _symbols(classification: Classification) -> dict[str, str]:
     """One character per colour for assembly: W Y R O G B when standard, else 1-6."""
     names = {face: info.name for face, info in classification.colors.items()}
-    if all(name in _LETTER_OF_COLOUR for name in names.values()):
-        return {face: _LETTER_OF_COLOUR[name] for face, name in names.items()}
+    if all(name in _LETTER_OF_COLOR for name in names.values()):
+        return {face: _LETTER_OF_COLOR[name] for face, name in names.items()}
     return {face: str(number) for number, face in enumerate(sorted(names), start=1)}
 
 

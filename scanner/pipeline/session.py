@@ -36,8 +36,8 @@ from cubescan.solver.facelets import STANDARD_SCHEME
 from cubescan.solver.geometry import FACES, OPPOSITE
 
 SESSION_VERSION = 1
-_SAME_CENTRE = 12.0  # ΔE: two centre readings closer than this are the same face
-_COLOUR_WORDS = {"W": "white", "Y": "yellow", "R": "red", "O": "orange", "G": "green", "B": "blue"}
+_SAME_CENTER = 12.0  # ΔE: two centre readings closer than this are the same face
+_COLOR_WORDS = {"W": "white", "Y": "yellow", "R": "red", "O": "orange", "G": "green", "B": "blue"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,8 +111,8 @@ class CapturedFace:
     lab: np.ndarray
 
 
-def _colour_word(letter: str) -> str:
-    return _COLOUR_WORDS.get(letter, f"colour {letter}")
+def _color_word(letter: str) -> str:
+    return _COLOR_WORDS.get(letter, f"colour {letter}")
 
 
 def _agreement(a: str, b: str, size: int) -> float:
@@ -315,11 +315,11 @@ class ScanSession:
             return f"a {observation.size}x{observation.size} face"
         if observation.size % 2:
             middle = len(observation.colors) // 2
-            centre = observation.lab[middle]
+            center = observation.lab[middle]
             for face in self.captured.values():
                 # The same centre colour and mostly the same stickers: the same face. (An
                 # over-exposed yellow centre can measure like the white one.)
-                close = np.linalg.norm(face.lab[middle] - centre) < _SAME_CENTRE
+                close = np.linalg.norm(face.lab[middle] - center) < _SAME_CENTER
                 if close and _agreement(face.colors, observation.colors, observation.size) > 0.5:
                     return face.key
             name = observation.colors[middle]
@@ -338,7 +338,7 @@ class ScanSession:
         return f"face {number}"
 
     def _describe(self, key: str) -> str:
-        return f"the {_colour_word(key)}-centred face" if len(key) == 1 else key
+        return f"the {_color_word(key)}-centred face" if len(key) == 1 else key
 
     def _steady(self, observation: FaceObservation) -> bool:
         last = self._in_view
@@ -418,12 +418,12 @@ class ScanSession:
         events = [
             SessionEvent(
                 "conflict",
-                f"there are now {n} {_colour_word(colour)} stickers (a cube has {size * size}): "
+                f"there are now {n} {_color_word(color)} stickers (a cube has {size * size}): "
                 f"a sticker on {self._describe(key)} was misread or mis-stuck",
                 key,
-                {"code": "color-count", "color": colour},
+                {"code": "color-count", "color": color},
             )
-            for colour, n in counts.items()
+            for color, n in counts.items()
             if n > size * size
         ]
         standard = all(
@@ -456,7 +456,7 @@ class ScanSession:
         if len(last) == 1 and last in STANDARD_SCHEME and missing:
             face = STANDARD_SCHEME[last]
             beside = [c for c in missing if STANDARD_SCHEME[c] not in (face, OPPOSITE[face])]
-            colour = (beside or missing)[0]
+            color = (beside or missing)[0]
             how = (
                 "it is beside the one you just showed: a quarter turn brings it round"
                 if beside
@@ -464,9 +464,9 @@ class ScanSession:
             )
             return SessionEvent(
                 "need-face",
-                f"show the {_colour_word(colour)}-centred face next ({how}); "
+                f"show the {_color_word(color)}-centred face next ({how}); "
                 f"{6 - len(self.captured)} to go",
-                colour,
+                color,
                 {"missing": missing},
             )
         return SessionEvent(

@@ -36,18 +36,18 @@ def _frontal_scene(seed: int, scale: float):
 @pytest.mark.parametrize("seed", [1, 3, 8, 10])
 def test_the_peer_reads_a_frontal_face_inside_its_sticker_size_window(seed):
     image, truth = _frontal_scene(seed, 0.28)
-    centres = peer.contour_face(image)
-    assert centres is not None and centres.shape == (3, 3, 2)
-    assert peer.same_stickers(centres, truth, 0.25)
+    centers = peer.contour_face(image)
+    assert centers is not None and centers.shape == (3, 3, 2)
+    assert peer.same_stickers(centers, truth, 0.25)
     # The same face held closer, stickers about 120 px wide: outside the peer's window, and
     # still found by detect_grid.
     image, truth = _frontal_scene(seed, 0.8)
     assert peer.contour_face(image) is None
     face = detect_grid(image)
-    assert face is not None and peer.same_stickers(face.centres, truth, 0.25)
+    assert face is not None and peer.same_stickers(face.centers, truth, 0.25)
 
 
-def test_same_stickers_matches_centres_one_to_one_in_any_order():
+def test_same_stickers_matches_centers_one_to_one_in_any_order():
     grid = np.stack(np.meshgrid([0.0, 10, 20], [0.0, 10, 20]), axis=-1)
     shuffled = grid.reshape(-1, 2)[np.random.default_rng(0).permutation(9)]
     assert peer.same_stickers(shuffled, grid, 0.25)

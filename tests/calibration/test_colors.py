@@ -29,7 +29,7 @@ def truth_facelets(layout: np.ndarray) -> str:
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5, 6, 7])
-def test_solved_cube_ideal_colours(size):
+def test_solved_cube_ideal_colors(size):
     lab = rgb_to_lab(STICKER_SRGB[[0, 2, 4, 1, 3, 5]].repeat(size * size, axis=0))
     result = classify(lab)
     assert result.size == size
@@ -69,8 +69,8 @@ def test_balance_constraint_always_holds(seed, size):
     assert np.all((result.confidence >= 0) & (result.confidence <= 1))
     if size % 2 == 1:
         per_face = size * size
-        centres = [result.facelets[f * per_face + per_face // 2] for f in range(6)]
-        assert "".join(centres) == "URFDLB"
+        centers = [result.facelets[f * per_face + per_face // 2] for f in range(6)]
+        assert "".join(centers) == "URFDLB"
 
 
 def test_confidence_low_for_ambiguous_sticker():
@@ -157,7 +157,7 @@ def _solved_palette_lab(palette_srgb: np.ndarray, rng: np.random.Generator) -> n
     return rgb_to_lab(palette_srgb)[layout] + rng.normal(0, 1.0, (54, 3)), layout
 
 
-def test_one_colour_cast_teal_green_is_still_standard():
+def test_one_color_cast_teal_green_is_still_standard():
     # A rig light that turns green teal (the 2x2 tracker photos): five colours match, the
     # sixth is a distinct colour, so the scheme is the standard one, named by assignment.
     palette = STICKER_SRGB.copy()
@@ -169,7 +169,7 @@ def test_one_colour_cast_teal_green_is_still_standard():
     assert result.facelets == truth_facelets(layout)
 
 
-def test_two_odd_colours_are_not_standard():
+def test_two_odd_colors_are_not_standard():
     # Pink instead of red and purple instead of orange: not the standard scheme, even though
     # an assignment to the palette exists.
     palette = STICKER_SRGB.copy()

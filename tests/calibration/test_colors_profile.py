@@ -62,7 +62,7 @@ def test_profile_under_each_light(light_name):
         assert {info.name for info in result.colors.values()} == set(profile.names)
 
 
-def test_glared_sticker_is_its_colour_not_white():
+def test_glared_sticker_is_its_color_not_white():
     # A blue sticker half washed out by the lamp's highlight, read with a profile: the reading
     # lies between blue and white, and glare only ever moves a colour towards the light.
     rng = np.random.default_rng(5)
@@ -104,9 +104,9 @@ def test_balanced_labels_are_optimal(seed, spread):
     from scipy.optimize import linear_sum_assignment
 
     rng = np.random.default_rng(seed)
-    centres = rng.normal(0, 30, (6, 3))
-    points = centres[rng.permutation(np.repeat(np.arange(6), 9))] + rng.normal(0, spread, (54, 3))
-    cost = ((points[:, None, :] - centres[None]) ** 2).sum(axis=2)
+    centers = rng.normal(0, 30, (6, 3))
+    points = centers[rng.permutation(np.repeat(np.arange(6), 9))] + rng.normal(0, spread, (54, 3))
+    cost = ((points[:, None, :] - centers[None]) ** 2).sum(axis=2)
     labels = _balanced_labels(cost, 9, np.empty(0, np.intp))
     assert np.bincount(labels, minlength=6).tolist() == [9] * 6
     rows, cols = linear_sum_assignment(np.repeat(cost, 9, axis=1))

@@ -37,8 +37,8 @@ def test_photos_that_match_each_other_are_left_as_they_are():
     # One light, one shade: each sticker is its colour plus a little sensor noise.
     rng = np.random.default_rng(3)
     for _ in range(10):
-        colour = np.array(["URFDLB".index(c) for c in random_state(rng)])
-        lab = PALETTE_LAB[[0, 2, 4, 1, 3, 5]][colour] + rng.normal(0.0, 1.5, (54, 3))
+        color = np.array(["URFDLB".index(c) for c in random_state(rng)])
+        lab = PALETTE_LAB[[0, 2, 4, 1, 3, 5]][color] + rng.normal(0.0, 1.5, (54, 3))
         faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
         for relit, face in zip(relight_misfits(faces), faces, strict=True):
             np.testing.assert_allclose(relit, face, atol=1e-6)
@@ -48,15 +48,15 @@ def reads_right(photos: list[np.ndarray], truth: str, photo: int) -> bool:
     """Is each sticker of ``photo`` nearest the other photos' mean of its own colour?"""
     letters = np.array(list(truth)).reshape(len(photos), -1)
     others = [f for f in range(len(photos)) if f != photo]
-    colours = sorted(set(truth))
+    colors = sorted(set(truth))
     means = np.array(
-        [np.concatenate([photos[f][letters[f] == c] for f in others]).mean(axis=0) for c in colours]
+        [np.concatenate([photos[f][letters[f] == c] for f in others]).mean(axis=0) for c in colors]
     )
     nearest = np.linalg.norm(photos[photo][:, None] - means[None], axis=-1).argmin(axis=1)
-    return "".join(colours[k] for k in nearest) == "".join(letters[photo])
+    return "".join(colors[k] for k in nearest) == "".join(letters[photo])
 
 
-def test_a_photo_in_a_light_of_its_own_is_relit_onto_the_others_colours():
+def test_a_photo_in_a_light_of_its_own_is_relit_onto_the_others_colors():
     # One photo 2 to 12 times darker and tinted: afterwards it reads as it did before.
     rng = np.random.default_rng(8)
     before = after = untouched = 0
@@ -80,16 +80,16 @@ def test_balancing_undoes_a_photo_s_own_light():
     faces = [lab[9 * f : 9 * f + 9] for f in range(6)]
     shadowed = xyz_to_lab(lab_to_xyz(faces[0]) * np.array([0.25, 0.25, 0.2]))  # dim, warmer
 
-    def nearest_colours(photos: list[np.ndarray]) -> str:
+    def nearest_colors(photos: list[np.ndarray]) -> str:
         """For each sticker of the first photo, the true colour of the most alike other one."""
         others = np.concatenate(photos[1:])
         distance = np.linalg.norm(photos[0][:, None] - others[None], axis=-1)
         return "".join(truth[9 + int(k)] for k in distance.argmin(axis=1))
 
-    assert nearest_colours([shadowed, *faces[1:]]) != truth[:9]
+    assert nearest_colors([shadowed, *faces[1:]]) != truth[:9]
     balanced = balance_photos([shadowed, *faces[1:]])
     assert [b.shape for b in balanced] == [(9, 3)] * 6
-    assert nearest_colours(balanced) == truth[:9]
+    assert nearest_colors(balanced) == truth[:9]
 
 
 @pytest.mark.parametrize("balance", [balance_photos, relight_misfits])

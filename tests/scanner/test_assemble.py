@@ -15,15 +15,15 @@ from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
 from cubescan.solver.slots import slot_sets
 from cubescan.solver.validate import validate
 
-TO_COLOURS = str.maketrans("URFDLB", "WRGYOB")
+TO_COLORS = str.maketrans("URFDLB", "WRGYOB")
 seeds = st.integers(0, 2**32 - 1)
 
 
 def photos_of(facelets: str, size: int, rng: np.random.Generator) -> list[str]:
     """The six faces in colour letters, shuffled and each turned by a random quarter."""
     per_face = size * size
-    colours = facelets.translate(TO_COLOURS)
-    faces = [colours[f * per_face : (f + 1) * per_face] for f in range(6)]
+    colors = facelets.translate(TO_COLORS)
+    faces = [colors[f * per_face : (f + 1) * per_face] for f in range(6)]
     order = rng.permutation(6)
     return [rotate_face(faces[o], size, int(rng.integers(4))) for o in order]
 
@@ -75,7 +75,7 @@ def test_placements_say_where_each_photo_went(seed):
     result = assemble(photos)
     for placement in result.placements:
         face = "URFDLB".index(placement.face)
-        block = result.facelets[9 * face : 9 * face + 9].translate(TO_COLOURS)
+        block = result.facelets[9 * face : 9 * face + 9].translate(TO_COLORS)
         assert rotate_face(photos[placement.photo], 3, placement.quarter_turns) == block
 
 
@@ -129,8 +129,8 @@ def test_a_mirrored_corner_is_not_mistaken_for_duplicated_pieces():
 
 def test_net_orientation_takes_the_photos_as_given():
     truth = apply_moves(solved_facelets(3), "R U")
-    colours = truth.translate(TO_COLOURS)
-    result = assemble([colours[9 * f : 9 * f + 9] for f in range(6)], orientation="net")
+    colors = truth.translate(TO_COLORS)
+    result = assemble([colors[9 * f : 9 * f + 9] for f in range(6)], orientation="net")
     assert result.facelets == truth
 
 
@@ -147,7 +147,7 @@ def test_wrong_number_of_faces_or_mixed_sizes():
         assemble(["W" * 9] * 5 + ["B" * 4])
 
 
-def test_even_cube_in_unknown_colours_needs_the_net_orientation():
+def test_even_cube_in_unknown_colors_needs_the_net_orientation():
     with pytest.raises(BadInputError, match="orientation net"):
         assemble(["a" * 4, "b" * 4, "c" * 4, "d" * 4, "e" * 4, "f" * 4])
 
@@ -213,8 +213,8 @@ def test_the_bounded_second_look_weighs_every_placement_that_could_win(fault, se
     placings = _placings(tuple(photos), 3)
     total = placings.broken.total
     fewest = int(total.min())
-    centres = [p[4] for p in photos]
-    up, front = ("W", "G") if {"W", "G"} <= set(centres) else (centres[0], centres[2])
+    centers = [p[4] for p in photos]
+    up, front = ("W", "G") if {"W", "G"} <= set(centers) else (centers[0], centers[2])
     everything = placings.candidates(np.flatnonzero(total <= fewest + 1))
     scored = _diagnosed(_ranked(everything, 3, up, front))
     best = [item for item in scored if item[0][:3] == scored[0][0][:3]]
@@ -235,8 +235,8 @@ def test_the_bounded_second_look_weighs_every_placement_that_could_win(fault, se
 def test_among_equally_good_cubes_the_photos_as_taken_come_first(truth):
     # No sticker can tell these cubes apart, so both are reported; the only cue left is
     # how the photos were taken: in the net orientation (shuffled), that reading leads.
-    colours = truth.translate(TO_COLOURS)
-    faces = [colours[9 * f : 9 * f + 9] for f in range(6)]
+    colors = truth.translate(TO_COLORS)
+    faces = [colors[9 * f : 9 * f + 9] for f in range(6)]
     for seed in range(4):
         order = np.random.default_rng(seed).permutation(6)
         result = assemble([faces[o] for o in order])

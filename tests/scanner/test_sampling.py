@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cubescan.calibration.colorspace import bgr_to_lab
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.sampling import _robust_colours, patch_points, sample_cells, sample_colors
+from cubescan.scanner.sampling import _robust_colors, patch_points, sample_cells, sample_colors
 from cubescan.synth.scenes import canonical_view, random_scene_spec, render_scene
 
 
@@ -27,7 +27,7 @@ def _scene(seed: int, **changes):
     return image, detection, np.rot90(letters, turns).ravel()
 
 
-def test_same_colour_stickers_give_close_samples_and_different_ones_differ() -> None:
+def test_same_color_stickers_give_close_samples_and_different_ones_differ() -> None:
     for seed in (1, 2, 3):
         image, detection, letters = _scene(seed, light="neutral", blur=0.0)
         samples = sample_colors(image, detection)
@@ -63,7 +63,7 @@ def test_cells_outside_the_frame_are_nan() -> None:
     assert np.isnan(samples.lab).all() and np.isinf(samples.spread).all()
 
 
-def _reference_colour(lab: np.ndarray) -> tuple[np.ndarray, float]:
+def _reference_color(lab: np.ndarray) -> tuple[np.ndarray, float]:
     """The sampling rule written plainly in NumPy, one patch at a time."""
     darker = lab[lab[:, 0] <= np.median(lab[:, 0])]
     reference = np.median(darker, axis=0)
@@ -86,17 +86,17 @@ def test_the_compiled_rule_is_the_plain_rule(seed, points, glare_share):
     # cells lose points to the frame's edge.
     rng = np.random.default_rng(seed)
     cells = 4
-    colour = rng.uniform([20, -60, -60], [90, 60, 60], (cells, 1, 3))
-    lab = colour + rng.normal(0, 3, (cells, points, 3))
+    color = rng.uniform([20, -60, -60], [90, 60, 60], (cells, 1, 3))
+    lab = color + rng.normal(0, 3, (cells, points, 3))
     glare = rng.random((cells, points)) < glare_share
     lab[glare] = np.array([97.0, 0.0, 0.0]) + rng.normal(0, 1, (glare.sum(), 3))
     valid = rng.random((cells, points)) < 0.9
-    samples, spread = _robust_colours(lab, valid)
+    samples, spread = _robust_colors(lab, valid)
     for cell in range(cells):
         if valid[cell].sum() < 3:
             assert np.isnan(samples[cell]).all() and spread[cell] == np.inf
             continue
-        expected, expected_spread = _reference_colour(lab[cell][valid[cell]])
+        expected, expected_spread = _reference_color(lab[cell][valid[cell]])
         assert np.allclose(samples[cell], expected) and np.isclose(spread[cell], expected_spread)
 
 

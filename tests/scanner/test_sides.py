@@ -51,7 +51,7 @@ def rendered_faces() -> tuple:
         spec = replace(spec, colors="".join(STANDARD_SCHEME[f] for f in random_state(rng)))
         image, truth = render_scene(spec)
         detection = detect_grid(image, 3, thorough=True)
-        turns = None if detection is None else truth.quarter_turns(detection.centres)
+        turns = None if detection is None else truth.quarter_turns(detection.centers)
         if turns is None:
             continue
         partners = partner_facelets(3, truth.front_face, turns)
@@ -91,13 +91,13 @@ def test_partners_are_the_other_stickers_of_the_border_pieces():
 def test_strip_outlines_lie_on_the_true_neighbouring_stickers():
     errors = []
     for image, detection, _, truth, partners, letters, _ in rendered_faces():
-        centres = side_cells(fitted_pose(image, detection), 3).mean(axis=2)
-        pitch = float(np.median(np.linalg.norm(np.diff(detection.centres, axis=1), axis=-1)))
+        centers = side_cells(fitted_pose(image, detection), 3).mean(axis=2)
+        pitch = float(np.median(np.linalg.norm(np.diff(detection.centers, axis=1), axis=-1)))
         for side, cell in zip(*np.nonzero(letters != "."), strict=True):
             partner = int(partners[side, cell])
             row, col = divmod(partner % 9, 3)
-            true_centre = truth.centers[FACES[partner // 9]][row, col]
-            errors.append(np.linalg.norm(centres[side, cell] - true_centre) / pitch)
+            true_center = truth.centers[FACES[partner // 9]][row, col]
+            errors.append(np.linalg.norm(centers[side, cell] - true_center) / pitch)
     # A neighbour's first row is a fraction of a pitch deep in the image: its centre must
     # be predicted well within that.
     assert len(errors) > 50
@@ -105,7 +105,7 @@ def test_strip_outlines_lie_on_the_true_neighbouring_stickers():
     assert np.mean(np.array(errors) < 0.2) > 0.9
 
 
-def test_confident_side_samples_are_the_true_neighbouring_colours():
+def test_confident_side_samples_are_the_true_neighbouring_colors():
     right = wrong = visible_read = visible = background_confident = background = 0
     for _, _, sides, _, _, letters, palette in rendered_faces():
         confident = sides.confidence > 0.5
@@ -156,8 +156,8 @@ def tie_cube() -> str:
     rng = np.random.default_rng(6)
     while True:
         state = random_state(rng)
-        colours = "".join(STANDARD_SCHEME[f] for f in state)
-        result = assemble([colours[9 * f : 9 * f + 9] for f in range(6)])
+        colors = "".join(STANDARD_SCHEME[f] for f in state)
+        result = assemble([colors[9 * f : 9 * f + 9] for f in range(6)])
         if result.ambiguous and state in result.alternatives:
             return state
 
@@ -166,9 +166,9 @@ def check_photos(state: str, seed: int, max_tilt_deg: float) -> tuple:
     """Six rendered photos of ``state`` in random order and rotation, read and reported
     without and with the colours seen beside the faces."""
     rng = np.random.default_rng(seed)
-    colours = "".join(STANDARD_SCHEME[f] for f in state)
+    colors = "".join(STANDARD_SCHEME[f] for f in state)
     specs = cube_photo_specs(
-        rng, colours, (640, 480), max_tilt_deg=max_tilt_deg, scale_range=(0.35, 0.6), shuffle=True
+        rng, colors, (640, 480), max_tilt_deg=max_tilt_deg, scale_range=(0.35, 0.6), shuffle=True
     )
     images = [render_scene(spec)[0] for spec in specs]
     sources = [f"photo{i}" for i in range(1, 7)]
@@ -205,7 +205,7 @@ def test_photos_showing_no_side_leave_the_tie_reported():
     assert report.ambiguity_note.startswith("the stickers seen beside the faces do not settle")
 
 
-def test_weighing_counts_only_confident_samples_against_the_cube_colours():
+def test_weighing_counts_only_confident_samples_against_the_cube_colors():
     lab = {
         "U": [95.0, 0, 0],
         "R": [45, 60, 45],
@@ -238,9 +238,9 @@ def test_weighing_counts_only_confident_samples_against_the_cube_colours():
 
 def test_each_alternative_comes_with_the_placement_that_gives_it():
     state = tie_cube()
-    colours = "".join(STANDARD_SCHEME[f] for f in state)
+    colors = "".join(STANDARD_SCHEME[f] for f in state)
     rng = np.random.default_rng(2)
-    readings = [rotate_face(colours[9 * f : 9 * f + 9], 3, int(rng.integers(4))) for f in range(6)]
+    readings = [rotate_face(colors[9 * f : 9 * f + 9], 3, int(rng.integers(4))) for f in range(6)]
     result = assemble(readings)
     assert len(result.alternative_placements) == len(result.alternatives) == 2
     for cube, placements in zip(result.alternatives, result.alternative_placements, strict=True):

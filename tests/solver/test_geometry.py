@@ -48,7 +48,7 @@ def test_orbits_are_the_known_ones(size, expected):
     assert {k: sorted(v) for k, v in found.items()} == {k: sorted(v) for k, v in expected.items()}
 
 
-def test_oblique_centres_of_a_6x6_are_two_mirror_orbits():
+def test_oblique_centers_of_a_6x6_are_two_mirror_orbits():
     names = [o.name for o in cube_geometry(6).orbits if o.kind == "center"]
     assert len(names) == len(set(names)) == 4
 

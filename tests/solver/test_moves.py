@@ -120,7 +120,7 @@ def test_a_sequence_followed_by_its_inverse_is_the_identity(tokens):
 
 
 @given(st.integers(2, 7), st.data())
-def test_moves_keep_each_colour_count(size, data):
+def test_moves_keep_each_color_count(size, data):
     moves = data.draw(st.lists(st.sampled_from(layer_moves(size)), max_size=15))
     after = apply_moves(solved_facelets(size), moves)
     assert sorted(after) == sorted(solved_facelets(size))

@@ -49,7 +49,7 @@ def test_solved_and_one_move_away():
         assert len(solve_pocket(apply_moves(solved_facelets(2), [move]))) <= 1
 
 
-def test_colour_letters_are_solved_too():
+def test_color_letters_are_solved_too():
     state = apply_moves(solved_facelets(2), "R U F2").translate(str.maketrans("URFDLB", "WRGYOB"))
     assert len(solve_pocket(state)) == 3
 

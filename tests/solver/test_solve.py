@@ -74,10 +74,10 @@ def test_random_2x2_states_are_solved(seed):
     assert_solves(state, solve(state))
 
 
-def test_colour_letters_are_accepted():
+def test_color_letters_are_accepted():
     state = apply_moves(solved_facelets(3), "R U2 F' L D")
-    colours = state.translate(str.maketrans("URFDLB", "WRGYOB"))
-    assert_solves(state, solve(colours))
+    colors = state.translate(str.maketrans("URFDLB", "WRGYOB"))
+    assert_solves(state, solve(colors))
 
 
 @settings(max_examples=10, deadline=None)

@@ -68,10 +68,10 @@ def test_any_move_sequence_from_solved_is_valid(moves):
 
 
 @given(seeds)
-def test_random_states_in_colour_letters_are_valid(seed):
+def test_random_states_in_color_letters_are_valid(seed):
     state = cubie_to_facelets(random_cubie(np.random.default_rng(seed)))
-    colours = state.translate(str.maketrans("URFDLB", "WRGYOB"))
-    report = validate(colours)
+    colors = state.translate(str.maketrans("URFDLB", "WRGYOB"))
+    report = validate(colors)
     assert report.valid and report.facelets == state and report.symbols == "WRGYOB"
 
 
@@ -144,10 +144,10 @@ def expected_piece_codes(state: str, index: int) -> list[str]:
     raise AssertionError("centre sticker")
 
 
-non_centre = st.integers(0, 53).filter(lambda i: i % 9 != 4)
+non_center = st.integers(0, 53).filter(lambda i: i % 9 != 4)
 
 
-@given(seeds, non_centre, st.integers(1, 5))
+@given(seeds, non_center, st.integers(1, 5))
 def test_a_changed_sticker_is_found_and_re_stuck(seed, index, shift):
     original = cubie_to_facelets(random_cubie(np.random.default_rng(seed)))
     new = "URFDLB"[("URFDLB".index(original[index]) + shift) % 6]
@@ -159,7 +159,7 @@ def test_a_changed_sticker_is_found_and_re_stuck(seed, index, shift):
     assert fixed(state) == original
 
 
-def test_swapped_centre_stickers_are_recognised():
+def test_swapped_center_stickers_are_recognised():
     letters = list(SOLVED)
     letters[4], letters[13] = "R", "U"
     report = validate("".join(letters))
@@ -219,7 +219,7 @@ def test_one_random_reassembly_in_twelve_is_solvable():
 # -------------------------------------------------------------------- structure
 
 
-def test_colour_count_and_centre_problems():
+def test_color_count_and_center_problems():
     assert codes("U" * 54)[0] in ("center-duplicate",)
     bad = "".join(OPPOSITE[c] if i == 0 else c for i, c in enumerate(SOLVED))
     assert codes(bad)[0] == "color-count"

@@ -12,7 +12,7 @@ from cubescan.solver.counting import reachable_states
 from cubescan.solver.cubie import CubieCube, cubie_to_facelets, random_reassembly
 from cubescan.solver.geometry import cube_geometry, face_normal, quarter_turn_matrix
 from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
-from cubescan.solver.slots import centre_orbits, slot_sets
+from cubescan.solver.slots import center_orbits, slot_sets
 from cubescan.solver.validate import validate
 
 SIZES = range(2, 8)
@@ -113,9 +113,9 @@ def test_a_flipped_wing_is_invalid_and_re_stuck(size, seed, data):
 @pytest.mark.parametrize("size", [4, 5, 6, 7])
 @given(seed=seeds, data=st.data())
 @settings(max_examples=15, deadline=None)
-def test_a_re_stuck_centre_is_a_centre_count_problem(size, seed, data):
+def test_a_re_stuck_center_is_a_center_count_problem(size, seed, data):
     state = scrambled(size, seed)
-    orbit = data.draw(st.sampled_from(centre_orbits(size)))
+    orbit = data.draw(st.sampled_from(center_orbits(size)))
     index = data.draw(st.sampled_from(orbit.facelets))
     new = data.draw(st.sampled_from([f for f in "URFDLB" if f != state[index]]))
     broken = state[:index] + new + state[index + 1 :]

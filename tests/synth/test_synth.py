@@ -17,7 +17,7 @@ def test_the_renderer_uses_the_solvers_sticker_model() -> None:
         assert np.allclose(synth.sticker_positions(size) * 2, cube_geometry(size).positions)
 
 
-def test_scramble_gives_a_cube_with_fixed_centres() -> None:
+def test_scramble_gives_a_cube_with_fixed_centers() -> None:
     facelets, moves = synth.scramble(np.random.default_rng(1), 3)
     assert len(moves.split()) == 30
     assert [facelets[9 * k + 4] for k in range(6)] == list("URFDLB")
@@ -25,32 +25,32 @@ def test_scramble_gives_a_cube_with_fixed_centres() -> None:
 
 
 @pytest.mark.parametrize("size", [2, 3, 5, 7])
-def test_truth_centres_are_on_the_rendered_stickers(size: int) -> None:
+def test_truth_centers_are_on_the_rendered_stickers(size: int) -> None:
     rng = np.random.default_rng(size)
     spec = synth.random_scene_spec(rng, size, resolution=(640, 480), hard=False)
     image, truth = synth.render_scene(spec)
     assert image.shape == (480, 640, 3) and image.dtype == np.uint8
-    centres = truth.centers[truth.front_face]
-    assert centres.shape == (size, size, 2)
+    centers = truth.centers[truth.front_face]
+    assert centers.shape == (size, size, 2)
     assert truth.front_tilt_deg <= 35.0 + 1e-6
     palette = synth.PALETTES[spec.palette]
     # Every front sticker's centre pixel has the hue family of its colour (lighting aside):
     # the channel that is largest in the palette colour is not the smallest in the image.
-    for (x, y), letter in zip(centres.reshape(-1, 2), truth.colors[truth.front_face], strict=True):
+    for (x, y), letter in zip(centers.reshape(-1, 2), truth.colors[truth.front_face], strict=True):
         pixel = image[round(y), round(x)].astype(int)
         reference = np.array(palette[letter])
         if np.ptp(reference) > 120:
             assert np.argmax(reference) != np.argmin(pixel)
 
 
-def test_face_corners_enclose_the_centres() -> None:
+def test_face_corners_enclose_the_centers() -> None:
     spec = synth.random_scene_spec(np.random.default_rng(5), 4, resolution=(800, 600))
     _, truth = synth.render_scene(spec)
     quad = truth.corners[truth.front_face]
-    centres = truth.centers[truth.front_face].reshape(-1, 2)
+    centers = truth.centers[truth.front_face].reshape(-1, 2)
     # All centres are convex combinations inside the quad: same side of every edge.
     edges = np.roll(quad, -1, axis=0) - quad
-    rel = centres[:, None, :] - quad[None]
+    rel = centers[:, None, :] - quad[None]
     cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
     assert np.all(cross > 0) or np.all(cross < 0)
 
@@ -97,8 +97,8 @@ def test_occluder_and_glare_are_reported_on_the_right_cells() -> None:
 def test_canonical_view_puts_the_top_row_up() -> None:
     spec = synth.random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480))
     _, truth = synth.render_scene(spec)
-    centres, _ = synth.canonical_view(truth.centers[truth.front_face])
-    up = centres[0].mean(axis=0) - centres[-1].mean(axis=0)
+    centers, _ = synth.canonical_view(truth.centers[truth.front_face])
+    up = centers[0].mean(axis=0) - centers[-1].mean(axis=0)
     assert abs(np.degrees(np.arctan2(up[0], -up[1]))) <= 45.0 + 1e-6
 
 

@@ -11,7 +11,7 @@ from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
 
 @settings(max_examples=60, deadline=None)
 @given(size=st.integers(2, 7), data=st.data())
-def test_a_state_matches_exactly_when_no_piece_or_centre_differs(size, data):
+def test_a_state_matches_exactly_when_no_piece_or_center_differs(size, data):
     moves = layer_moves(size)
     turns = data.draw(st.lists(st.sampled_from(moves), max_size=6))
     solved = solved_facelets(size)
@@ -19,7 +19,7 @@ def test_a_state_matches_exactly_when_no_piece_or_centre_differs(size, data):
     assert (mismatched_pieces(scrambled, solved, size) == []) == (scrambled == solved)
 
 
-def test_centres_moved_among_themselves_are_a_mismatch():
+def test_centers_moved_among_themselves_are_a_mismatch():
     # A commutator of inner slices cycles centre pieces of a 4x4 and leaves every corner
     # and wing home: compared piece by piece only, it would pass for solved.
     inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")

@@ -29,7 +29,7 @@ def test_json_reading_has_every_cell(tmp_path: Path) -> None:
     data = json.loads(result.output)
     assert data["size"] == 4 and len(data["cells"]) == 16
     first = data["cells"][0]
-    assert {"row", "col", "centre", "lab"} <= set(first)
+    assert {"row", "col", "center", "lab"} <= set(first)
     assert (first["row"], first["col"]) == (0, 0)
 
 

@@ -15,7 +15,7 @@ from cubescan.scanner.cli import main
 from cubescan.solver.moves import apply_moves, solved_facelets
 
 SOLVED = solved_facelets(3)
-COLOURS = SOLVED.translate(str.maketrans("URFDLB", "WRGYOB"))
+COLORS = SOLVED.translate(str.maketrans("URFDLB", "WRGYOB"))
 
 
 def run(*args: str):
@@ -38,7 +38,7 @@ def test_unsolvable_cube_exits_1_with_problem_and_fix():
 
 
 def test_json_report_has_the_design_fields():
-    result = run("validate", "--json", COLOURS)
+    result = run("validate", "--json", COLORS)
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["valid"] is True and data["size"] == 3
@@ -58,7 +58,7 @@ def test_json_for_an_unsolvable_cube_lists_codes_pieces_and_fix():
     assert "twist the corner at URF" in problem["fix"]
 
 
-def test_one_colour_everywhere_is_read_but_not_solvable():
+def test_one_color_everywhere_is_read_but_not_solvable():
     result = run("validate", "X" * 54)
     assert result.exit_code == 1
     assert "center-duplicate" in result.output

@@ -71,8 +71,8 @@ def screenshot(display: str) -> np.ndarray | None:
 
 def sticker_pixels(region: np.ndarray) -> int:
     """Pixels painted in one of the net's six sticker colours."""
-    colours = np.array(list(FACE_BGR.values()), dtype=int)
-    distance = np.abs(region[:, :, None, :].astype(int) - colours).sum(axis=-1)
+    colors = np.array(list(FACE_BGR.values()), dtype=int)
+    distance = np.abs(region[:, :, None, :].astype(int) - colors).sum(axis=-1)
     return int((distance.min(axis=-1) < 20).sum())
 
 

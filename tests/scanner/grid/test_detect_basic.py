@@ -36,7 +36,7 @@ def drawn_face(colors: str, size: int, side: int = 40, gap: int = 6, tilt: float
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
 @pytest.mark.parametrize("tilt", [0.0, 120.0])
-def test_drawn_faces_are_found_with_their_colours(size, tilt):
+def test_drawn_faces_are_found_with_their_colors(size, tilt):
     rng = np.random.default_rng(size)
     colors = "".join(rng.choice(list(BGR), size * size))
     frame = drawn_face(colors, size, side=160 // size, gap=max(3, 24 // size), tilt=tilt)
@@ -54,9 +54,9 @@ def test_a_turned_face_keeps_rows_from_the_top_as_seen():
     turned = np.ascontiguousarray(np.rot90(frame))  # the face photographed turned a quarter
     again = detect_grid(turned)
     assert again is not None and again.size == 3
-    top = again.centres[0].mean(axis=0)[1]
-    assert top < again.centres[2].mean(axis=0)[1]
-    assert detection.centres[0, 0, 1] < detection.centres[2, 0, 1]
+    top = again.centers[0].mean(axis=0)[1]
+    assert top < again.centers[2].mean(axis=0)[1]
+    assert detection.centers[0, 0, 1] < detection.centers[2, 0, 1]
 
 
 def test_clutter_and_tiles_are_not_faces():

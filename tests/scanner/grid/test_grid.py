@@ -41,7 +41,7 @@ from cubescan.scanner.grid import (
     _shows_plastic,
     _sticker_sides,
     _three_of_four_hold,
-    _two_alternating_colours,
+    _two_alternating_colors,
     _unseen_cells_are_surround,
     _washed,
     _whitening,
@@ -71,12 +71,12 @@ def _matches(detection, truth, tolerance: float = 0.25) -> bool:
     n = truth.centers[truth.front_face].shape[0]
     if detection is None or detection.size != n:
         return False
-    found = np.asarray(detection.centres).reshape(n, n, 2)
+    found = np.asarray(detection.centers).reshape(n, n, 2)
     return truth.quarter_turns(found, tolerance) is not None
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
-def test_clean_rendered_faces_are_found_with_exact_centres(size: int) -> None:
+def test_clean_rendered_faces_are_found_with_exact_centers(size: int) -> None:
     # Easy scenes (no occluder, glare or heavy blur): the set-level rate must be high.
     rng = np.random.default_rng(100 + size)
     hits = []
@@ -114,10 +114,10 @@ def test_rows_run_from_the_top_as_seen() -> None:
     detection = detect_grid(image)
     assert detection is not None
     expected, _ = canonical_view(truth.centers[truth.front_face])
-    up = detection.centres[0].mean(axis=0) - detection.centres[-1].mean(axis=0)
+    up = detection.centers[0].mean(axis=0) - detection.centers[-1].mean(axis=0)
     assert abs(np.degrees(np.arctan2(up[0], -up[1]))) <= 45.0 + 1e-6
     cell = np.linalg.norm(expected[0, 1] - expected[0, 0])
-    assert np.linalg.norm(detection.centres - expected, axis=-1).max() < 0.25 * cell
+    assert np.linalg.norm(detection.centers - expected, axis=-1).max() < 0.25 * cell
 
 
 def test_detection_geometry_is_consistent() -> None:
@@ -132,7 +132,7 @@ def test_detection_geometry_is_consistent() -> None:
     uv = np.array([[0.5, 0.5, 1.0], [n - 0.5, n - 0.5, 1.0]])
     mapped = uv @ d.homography.T
     mapped = mapped[:, :2] / mapped[:, 2:]
-    assert np.allclose(mapped, [d.centres[0, 0], d.centres[-1, -1]], atol=0.5)
+    assert np.allclose(mapped, [d.centers[0, 0], d.centers[-1, -1]], atol=0.5)
     # In perspective a cell's centre is where its diagonals cross, not its corners' mean.
     a, b, c, e = (d.cells[:, k] for k in range(4))
 
@@ -141,7 +141,7 @@ def test_detection_geometry_is_consistent() -> None:
 
     t = cross(b - a, e - b) / cross(c - a, e - b)
     crossing = a + t[:, None] * (c - a)
-    assert np.allclose(crossing.reshape(n, n, 2), d.centres, atol=0.01)
+    assert np.allclose(crossing.reshape(n, n, 2), d.centers, atol=0.01)
 
 
 def test_tracking_path_follows_a_moving_face() -> None:
@@ -154,7 +154,7 @@ def test_tracking_path_follows_a_moving_face() -> None:
 
 
 def _drawn_face(
-    colours: list[list[tuple[int, int, int]]],
+    colors: list[list[tuple[int, int, int]]],
     cell: int,
     gap: int,
     margin: int,
@@ -162,14 +162,14 @@ def _drawn_face(
 ):
     """A flat face drawn on a plain table (grey unless ``table`` is given): cells of
     ``cell`` px with ``gap`` px black seams."""
-    n = len(colours)
+    n = len(colors)
     side = n * cell + 2 * margin
     image = np.full((side, side, 3), table, np.uint8)
     for row in range(n):
         for col in range(n):
             x, y = margin + col * cell, margin + row * cell
             image[y : y + cell, x : x + cell] = 20
-            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colours[row][col]
+            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colors[row][col]
     return image
 
 
@@ -217,22 +217,22 @@ def test_a_face_filling_the_frame_is_found() -> None:
 
 def test_dark_stickers_in_dim_light_are_not_plastic() -> None:
     navy, green, red = (60, 25, 15), (30, 60, 20), (25, 20, 70)
-    colours = [[navy, green, navy], [red, navy, green], [navy, red, navy]]
-    detection = detect_grid(_drawn_face(colours, cell=60, gap=4, margin=80))
+    colors = [[navy, green, navy], [red, navy, green], [navy, red, navy]]
+    detection = detect_grid(_drawn_face(colors, cell=60, gap=4, margin=80))
     assert detection is not None and detection.size == 3
 
 
-def _face_on_a_body(body, colours, cell: int = 60, gap: int = 5, margin: int = 80):
-    """A face of ``colours`` (BGR rows) on a cube body of colour ``body``, on a grey table:
+def _face_on_a_body(body, colors, cell: int = 60, gap: int = 5, margin: int = 80):
+    """A face of ``colors`` (BGR rows) on a cube body of colour ``body``, on a grey table:
     each sticker ``gap`` px inside its cell."""
-    n = len(colours)
+    n = len(colors)
     side = n * cell + 2 * margin
     image = np.full((side, side, 3), 120, np.uint8)
     image[margin : margin + n * cell, margin : margin + n * cell] = body
     for row in range(n):
         for col in range(n):
             x, y = margin + col * cell, margin + row * cell
-            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colours[row][col]
+            image[y + gap : y + cell - gap, x + gap : x + cell - gap] = colors[row][col]
     return image
 
 
@@ -300,11 +300,11 @@ def test_a_checkerboard_is_not_a_face_but_a_checkerboard_pattern_cube_is() -> No
     assert detection is not None and detection.size == 3
 
 
-def _touching_stickers(colours, cell: int, radius: int, margin: int) -> np.ndarray:
+def _touching_stickers(colors, cell: int, radius: int, margin: int) -> np.ndarray:
     """A face of stickers that touch along their sides, on a grey table: only where their
     corners (rounded by ``radius`` px) meet does the black plastic show. Blurred by a few
     pixels, as a small or shaken photo is."""
-    n = len(colours)
+    n = len(colors)
     side = n * cell + 2 * margin
     image = np.full((side, side, 3), 120, np.uint8)
     image[margin : side - margin, margin : side - margin] = 20
@@ -317,7 +317,7 @@ def _touching_stickers(colours, cell: int, radius: int, margin: int) -> np.ndarr
             for cx in (x + radius, x + cell - 1 - radius):
                 for cy in (y + radius, y + cell - 1 - radius):
                     cv2.circle(sticker, (cx, cy), radius, 1, -1)
-            image[sticker == 1] = colours[row][col]
+            image[sticker == 1] = colors[row][col]
     return cv2.GaussianBlur(image, (0, 0), 2.0)
 
 
@@ -364,10 +364,10 @@ def test_a_solved_face_with_merged_pieces_is_a_3x3_not_its_corner(cell: int, mer
         image[y0:y1, x0:x1] = yellow
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
-    assert np.allclose(detection.centres[0, 0], [margin + cell / 2] * 2, atol=0.15 * cell)
+    assert np.allclose(detection.centers[0, 0], [margin + cell / 2] * 2, atol=0.15 * cell)
 
 
-def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_colours():
+def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_colors():
     # A 7x7 board's cells (Lab) with objects over 18 of its squares, 11 of them dark, as on
     # a table (no-cube scene 94 of seed 13): those show neither colour, the rest alternate.
     n = 7
@@ -376,12 +376,12 @@ def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_co
     hidden = np.zeros(n * n, bool)
     hidden[[8, 10, 11, 12, 13, 16, 17, 18, 19, 20, 22, 23, 24, 29, 30, 31, 32, 36]] = True
     cells[hidden] = [137.0, 120, 160]
-    assert _two_alternating_colours(cells, parity)
+    assert _two_alternating_colors(cells, parity)
     # Two colours in two halves are no board, nor is a board of which most is hidden.
     halves = np.where((np.arange(n * n) < 25)[:, None], [37.0, 109, 145], [214.0, 130, 150])
-    assert not _two_alternating_colours(halves, parity)
+    assert not _two_alternating_colors(halves, parity)
     cells[: n * n * 2 // 3] = [137.0, 120, 160]
-    assert not _two_alternating_colours(cells, parity)
+    assert not _two_alternating_colors(cells, parity)
 
 
 def test_the_next_face_seen_edge_on_does_not_add_a_row() -> None:
@@ -446,20 +446,20 @@ def test_every_frame_of_a_decoded_scan_video_is_handled(tmp_path) -> None:
     assert decoded == len(video.frames)
 
 
-def test_a_stickerless_face_with_merged_same_colour_stickers_is_found() -> None:
+def test_a_stickerless_face_with_merged_same_color_stickers_is_found() -> None:
     # No seams at all: each same-colour block (a 2x2 of reds, dominoes of blues and greens) is one
     # region, which still covers whole cells of the lattice the other stickers set up.
     red, blue, white, green, yellow, orange = (
         (40, 40, 200), (170, 80, 20), (230, 230, 230), (40, 160, 40), (40, 210, 230),
         (30, 130, 240),
     )  # fmt: skip
-    colours = [  # half the cells are in blocks: too few single stickers to make a face alone
+    colors = [  # half the cells are in blocks: too few single stickers to make a face alone
         [blue, blue, white, green],
         [orange, yellow, orange, white],
         [white, green, red, red],
         [yellow, green, red, red],
     ]
-    image = _drawn_face(colours, cell=60, gap=0, margin=90)
+    image = _drawn_face(colors, cell=60, gap=0, margin=90)
     cv2.rectangle(image, (88, 88), (90 + 4 * 60 + 1, 90 + 4 * 60 + 1), (25, 25, 25), 3)
     detection = detect_grid(image)
     assert detection is not None and detection.size == 4
@@ -478,10 +478,10 @@ _MIXED_FACE = [
 ]
 
 
-def _seamless_3x3(colours, cell: int) -> tuple[np.ndarray, np.ndarray]:
+def _seamless_3x3(colors, cell: int) -> tuple[np.ndarray, np.ndarray]:
     """A stickerless 3x3 with no seams, framed by a thin dark edge; and its corners."""
     margin = 2 * cell
-    image = _drawn_face(colours, cell=cell, gap=0, margin=margin)
+    image = _drawn_face(colors, cell=cell, gap=0, margin=margin)
     cv2.rectangle(image, (margin - 2, margin - 2), (margin + 3 * cell + 1,) * 2, (25, 25, 25), 3)
     return image, np.array([[0, 0], [3, 0], [3, 3], [0, 3]]) * cell + margin
 
@@ -492,8 +492,8 @@ def test_the_thorough_search_takes_merged_rows_apart(cell: int) -> None:
     # no three in a row, and the L is no row to fill cells. The thorough search (a photo
     # known to show a face, N known) also cuts merged blocks into their stickers; the fast
     # search alone finds no 3x3 here.
-    colours = [[_YELLOW, _YELLOW, _ORANGE], [_BLUE, _RED, _RED], [_ORANGE, _RED, _GREEN]]
-    image, corners = _seamless_3x3(colours, cell)
+    colors = [[_YELLOW, _YELLOW, _ORANGE], [_BLUE, _RED, _RED], [_ORANGE, _RED, _GREEN]]
+    image, corners = _seamless_3x3(colors, cell)
     assert detect_grid(image, 3) is None
     detection = detect_grid(image, 3, thorough=True)
     assert detection is not None and detection.size == 3
@@ -501,20 +501,20 @@ def test_the_thorough_search_takes_merged_rows_apart(cell: int) -> None:
 
 
 @pytest.mark.parametrize("cell", [20, 60])
-def test_a_whole_row_of_one_colour_fills_its_cells(cell: int) -> None:
+def test_a_whole_row_of_one_color_fills_its_cells(cell: int) -> None:
     # A whole row merged and a domino: the four single stickers are a 2x2 on their own, and
     # the row of three, too long for a sticker, is still a region of the lattice's row
     # shape: it fills the third row's cells, and the fast search finds the 3x3 (with N
     # given: five of its nine cells are blocks, so unasked it prefers the 2x2 of singles).
-    colours = [[_ORANGE, _YELLOW, _BLUE], [_GREEN, _ORANGE, _BLUE], [_YELLOW, _YELLOW, _YELLOW]]
-    image, corners = _seamless_3x3(colours, cell)
+    colors = [[_ORANGE, _YELLOW, _BLUE], [_GREEN, _ORANGE, _BLUE], [_YELLOW, _YELLOW, _YELLOW]]
+    image, corners = _seamless_3x3(colors, cell)
     detection = detect_grid(image, 3)
     assert detection is not None and detection.size == 3
     assert np.abs(detection.quad - corners).max() < 0.15 * cell
 
 
 @pytest.mark.parametrize(("seed", "index"), [(31, 961), (99, 285)])
-def test_a_rendered_face_with_a_whole_line_of_one_colour_is_found(seed: int, index: int) -> None:
+def test_a_rendered_face_with_a_whole_line_of_one_color_is_found(seed: int, index: int) -> None:
     # eval_detect.py scenes: stickerless 3x3s whose seams vanish in blur, one with a whole
     # column of navy (961), one with a whole row of one colour (285): the line is one long
     # region, and the window over the rest had an empty column or row.
@@ -526,7 +526,7 @@ def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
     # Bricks are two squares long: cut in two, a running bond is a perfect square lattice
     # of cube colours. It continues past every side, so it is no face.
     rng = np.random.default_rng(0)
-    colours = np.array([_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, _WHITE], np.uint8)
+    colors = np.array([_RED, _BLUE, _GREEN, _YELLOW, _ORANGE, _WHITE], np.uint8)
     for _ in range(8):
         image = np.full((480, 640, 3), 90, np.uint8)
         length = int(rng.integers(30, 90))
@@ -534,7 +534,7 @@ def test_the_thorough_search_finds_no_face_in_a_brick_wall() -> None:
         for row in range(480 // (length // 2) + 1):
             y = row * (length // 2)
             for x in range(-(row % 2) * length // 2, 640, length):
-                brick = colours[rng.integers(len(colours))]
+                brick = colors[rng.integers(len(colors))]
                 image[y + mortar : y + length // 2, max(0, x + mortar) : x + length] = brick
         turn = cv2.getRotationMatrix2D((320, 240), float(rng.uniform(-40, 40)), 1.0)
         image = cv2.warpAffine(image, turn, (640, 480), borderValue=(90, 90, 90))
@@ -560,14 +560,14 @@ def test_an_l_of_single_stickers_between_merged_blocks_is_a_face() -> None:
         (150, 140, 220), (40, 210, 230), (40, 160, 40), (120, 110, 100), (170, 80, 20),
         (30, 130, 240), (230, 230, 230),
     )  # fmt: skip
-    colours = [[pink, yellow, green], [pink, grey, green], [blue, orange, white]]
-    image = _drawn_face(colours, cell=60, gap=0, margin=90)
+    colors = [[pink, yellow, green], [pink, grey, green], [blue, orange, white]]
+    image = _drawn_face(colors, cell=60, gap=0, margin=90)
     cv2.rectangle(image, (88, 88), (90 + 3 * 60 + 1, 90 + 3 * 60 + 1), (25, 25, 25), 3)
     for k in (1, 2):  # thin seams where stickers of different colours meet are drawn too
         cv2.line(image, (90 + k * 60, 90), (90 + k * 60, 270), (25, 25, 25), 1)
         cv2.line(image, (90, 90 + k * 60), (270, 90 + k * 60), (25, 25, 25), 1)
-    for x0, y0, x1, y1, colour in ((90, 91, 149, 209, pink), (211, 91, 269, 209, green)):
-        image[y0 : y1 + 1, x0 : x1 + 1] = colour  # the blocks have no inner seams
+    for x0, y0, x1, y1, color in ((90, 91, 149, 209, pink), (211, 91, 269, 209, green)):
+        image[y0 : y1 + 1, x0 : x1 + 1] = color  # the blocks have no inner seams
     cv2.ellipse(image, (262, 280), (34, 70), -35, 0, 360, (120, 150, 200), -1)  # a fingertip
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
@@ -637,11 +637,11 @@ def test_three_squares_on_a_lattice_are_not_a_2x2_face() -> None:
     # Three sticker-sized squares in an L with the fourth place empty, as clutter may hold:
     # each is turned against the lattice and the table shows between them.
     image = np.full((400, 400, 3), 120, np.uint8)
-    centres = [(160, 160), (250, 160), (160, 250)]
-    colours = [(40, 40, 200), (230, 230, 230), (40, 160, 40)]
-    for (cx, cy), colour in zip(centres, colours, strict=True):
+    centers = [(160, 160), (250, 160), (160, 250)]
+    colors = [(40, 40, 200), (230, 230, 230), (40, 160, 40)]
+    for (cx, cy), color in zip(centers, colors, strict=True):
         box = cv2.boxPoints(((cx, cy), (62, 62), 20.0))
-        cv2.fillPoly(image, [np.round(box).astype(np.int32)], colour)
+        cv2.fillPoly(image, [np.round(box).astype(np.int32)], color)
     cv2.circle(image, (255, 255), 20, (60, 60, 60), -1)
     assert detect_grid(image) is None
 
@@ -685,12 +685,12 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
 
 
 def _sticker_on_plastic(
-    image: np.ndarray, x: int, y: int, colour, plastic: int, inset: int = 3
+    image: np.ndarray, x: int, y: int, color, plastic: int, inset: int = 3
 ) -> None:
-    """Paint a 40 px cell at (x, y): grey-level ``plastic`` with a ``colour`` sticker
+    """Paint a 40 px cell at (x, y): grey-level ``plastic`` with a ``color`` sticker
     ``inset`` px in."""
     image[y : y + 40, x : x + 40] = plastic
-    image[y + inset : y + 40 - inset, x + inset : x + 40 - inset] = colour
+    image[y + inset : y + 40 - inset, x + inset : x + 40 - inset] = color
 
 
 _DARK_BLUE_AND_GREEN = [(45, 12, 2), (12, 34, 6), (45, 12, 2)]
@@ -718,8 +718,8 @@ def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, plast
     # show no seam.
     rng = np.random.default_rng(8)
     image = rng.integers(0, 60, (240, 320, 3), dtype=np.uint8)  # a dim textured table
-    for (col, row), colour in zip([(3, 2), (4, 2), (3, 3)], stickers, strict=True):
-        _sticker_on_plastic(image, col * 40, row * 40, colour, plastic=plastic, inset=6)
+    for (col, row), color in zip([(3, 2), (4, 2), (3, 3)], stickers, strict=True):
+        _sticker_on_plastic(image, col * 40, row * 40, color, plastic=plastic, inset=6)
     image[120:160, 160:200] = (120, 150, 200)  # a finger over the fourth
     face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
     support = np.array([[True, True], [True, False]])
@@ -769,7 +769,7 @@ def test_a_glare_spot_does_not_spoil_one_of_three_seen_stickers(spot, hold) -> N
         "tiles-of-it-light-grout",
     ],
 )
-def test_only_tiles_of_the_stickers_own_colour_repeat_them(table, grout, hold) -> None:
+def test_only_tiles_of_the_stickers_own_color_repeat_them(table, grout, hold) -> None:
     # A plain table near the green stickers' colour, or of that very colour, runs on from
     # one cell around the face into the next with no line between: it is not more of them
     # (dim light brings a cube's colours that close to its surroundings). Tiles of that
@@ -783,7 +783,7 @@ def test_only_tiles_of_the_stickers_own_colour_repeat_them(table, grout, hold) -
 
 
 @pytest.mark.parametrize("index", [748, 1700, 876, 952, 984])
-def test_2x2_faces_under_glare_or_on_a_near_coloured_table_are_found(index: int) -> None:
+def test_2x2_faces_under_glare_or_on_a_near_colored_table_are_found(index: int) -> None:
     # Scenes of eval_detect.py's 2,000 with three of four stickers seen: a glare spot over
     # part of a seen sticker (748, 1700), or a dim or pale plain surround within 24 but not
     # 12 Lab units of a sticker (876, 952, 984).
@@ -791,10 +791,10 @@ def test_2x2_faces_under_glare_or_on_a_near_coloured_table_are_found(index: int)
     assert _matches(detect_grid(image), truth)
 
 
-def _window_over_a_2x2_and_two_strays(unseen_colour) -> tuple[np.ndarray, np.ndarray]:
+def _window_over_a_2x2_and_two_strays(unseen_color) -> tuple[np.ndarray, np.ndarray]:
     """A 3x3 window of 40 px cells on a speckled grey table: a 2x2 face (green stickers on
     black plastic) in its lower left, a sticker-sized square at the top left and one at the
-    lower right, and the three cells left (top right) painted ``unseen_colour`` (None leaves
+    lower right, and the three cells left (top right) painted ``unseen_color`` (None leaves
     them table). Returns the window's Lab image and its face homography."""
     rng = np.random.default_rng(4)
     image = rng.integers(110, 131, (200, 200, 3), dtype=np.uint8)
@@ -804,25 +804,25 @@ def _window_over_a_2x2_and_two_strays(unseen_colour) -> tuple[np.ndarray, np.nda
     for row, col in [(0, 0), (2, 2)]:
         y, x = origin + row * 40, origin + col * 40
         image[y + 4 : y + 36, x + 4 : x + 36] = (40, 60, 200)
-    if unseen_colour is not None:
+    if unseen_color is not None:
         for row, col in [(0, 1), (0, 2), (1, 2)]:
-            _sticker_on_plastic(image, origin + col * 40, origin + row * 40, unseen_colour, 20)
+            _sticker_on_plastic(image, origin + col * 40, origin + row * 40, unseen_color, 20)
     face_h = np.array([[40.0, 0, origin], [0, 40, origin], [0, 0, 1]])
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab), face_h
 
 
 @pytest.mark.parametrize(
-    ("unseen_colour", "surround"),
+    ("unseen_color", "surround"),
     [(None, True), ((70, 30, 30), False)],
     ids=["table-past-a-2x2", "dark-stickers-of-a-3x3"],
 )
 def test_a_window_whose_unseen_cells_are_the_table_hangs_past_the_face(
-    unseen_colour, surround
+    unseen_color, surround
 ) -> None:
     # Six cells seen of a 3x3: a 2x2 face and two objects a pitch beyond it. Where the three
     # unseen cells are the table, the cells past them are the same table; where they are
     # dark stickers that did not close into regions, the table past them is not them.
-    lab, face_h = _window_over_a_2x2_and_two_strays(unseen_colour)
+    lab, face_h = _window_over_a_2x2_and_two_strays(unseen_color)
     support = np.array([[True, False, False], [True, True, False], [True, True, True]])
     assert _unseen_cells_are_surround(face_h, 3, support, lab) == surround
 
@@ -847,7 +847,7 @@ def test_a_2x2_beside_two_objects_is_never_reported_as_a_3x3(index: int) -> None
 
 
 @pytest.mark.parametrize(("seed", "index"), [(2024, 932), (11, 1388)])
-def test_a_2x2_of_four_colours_with_an_object_of_one_beside_it_is_found(seed, index) -> None:
+def test_a_2x2_of_four_colors_with_an_object_of_one_beside_it_is_found(seed, index) -> None:
     # eval_detect.py scenes: a stickered 2x2 with a disc of one sticker's colour and size a
     # pitch past it, on its lattice (a grey disc by a grey-white sticker, an olive disc by an
     # olive-yellow one). A tile left out of a window says "floor" only when the window
@@ -856,14 +856,14 @@ def test_a_2x2_of_four_colours_with_an_object_of_one_beside_it_is_found(seed, in
     assert _matches(detect_grid(image), truth)
 
 
-def test_a_window_of_one_or_two_colours_leaves_no_tile_of_its_own_out() -> None:
+def test_a_window_of_one_or_two_colors_leaves_no_tile_of_its_own_out() -> None:
     # A 2x2 window on a 40 px lattice (cells 0..1) and one region left out a pitch past its
     # right side, 32 px like the window's. The same region beside a window of four colours
     # is an object that happens to match one of its stickers.
-    def left_out(window_colours, stray_colour) -> bool:
+    def left_out(window_colors, stray_color) -> bool:
         cells = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)]
         lab = np.full((200, 200, 3), 128, np.uint8)
-        for (c, r), value in zip(cells, [*window_colours, stray_colour], strict=True):
+        for (c, r), value in zip(cells, [*window_colors, stray_color], strict=True):
             x, y = 20 + 40 * c, 20 + 40 * r
             lab[y - 16 : y + 16, x - 16 : x + 16] = value
         regions = _squares_on_cells(cells)
@@ -884,10 +884,10 @@ def test_a_2x2_leaves_out_two_regions_only_when_neither_is_its_stickers_size(sid
     # side and one past its top, in a colour it lacks. Of its stickers' size (32 px) they
     # may be the rest of a larger face or a floor; smaller, they are objects beside a face.
     cells = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (0, -1)]
-    colours = [(60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)]
-    colours += [(150, 100, 200)] * 2
+    colors = [(60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)]
+    colors += [(150, 100, 200)] * 2
     lab = np.full((240, 200, 3), 128, np.uint8)
-    for index, ((c, r), value) in enumerate(zip(cells, colours, strict=True)):
+    for index, ((c, r), value) in enumerate(zip(cells, colors, strict=True)):
         half = (32 if index < 4 else side) // 2
         x, y = 20 + 40 * c, 60 + 40 * r
         lab[y - half : y + half, x - half : x + half] = value
@@ -1024,7 +1024,7 @@ def test_a_dim_face_with_glare_over_its_middle_sticker_is_found(seed: int, index
 
 
 @pytest.mark.parametrize(("seed", "index"), [(7, 811), (99, 395)])
-def test_small_stickers_in_a_jpeg_are_not_cut_by_its_colour_blocks(seed: int, index: int) -> None:
+def test_small_stickers_in_a_jpeg_are_not_cut_by_its_color_blocks(seed: int, index: int) -> None:
     # eval_detect.py scenes: a 5x5 of 14-20 px stickers in an 800x600 or 640x480 JPEG. The finer
     # pass reads the frame at its own scale, where the JPEG's half-resolution colour shows
     # its blocks: unsmoothed, their chroma edges cut stickers into fragments.
@@ -1037,8 +1037,8 @@ def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found(size: int) -
     # N x N stickers and two sticker-sized objects a pitch past two sides: the strays join
     # the lattice (11 or 18 regions), and a window with every cell seen may leave them out.
     palette = [(40, 40, 200), (230, 230, 230), (40, 160, 40), (170, 80, 20), (40, 210, 230)]
-    colours = [[palette[(row * 2 + col) % 5] for col in range(size)] for row in range(size)]
-    image = _drawn_face(colours, cell=50, gap=4, margin=100)
+    colors = [[palette[(row * 2 + col) % 5] for col in range(size)] for row in range(size)]
+    image = _drawn_face(colors, cell=50, gap=4, margin=100)
     right_of_row_1, above_col_1 = (100 + size * 50, 100 + 50), (100 + 50, 100 - 50)
     for x, y in (right_of_row_1, above_col_1):
         cv2.rectangle(image, (x + 4, y + 4), (x + 45, y + 45), (200, 60, 160), -1)
@@ -1050,8 +1050,8 @@ def test_a_full_face_with_two_stray_squares_on_its_lattice_is_found(size: int) -
 def test_a_2x2_face_with_a_stray_square_on_its_lattice_is_found() -> None:
     # One stray is a fifth of a 2x2's lattice: a window with all four cells seen may still
     # leave it out, as a larger face's window leaves out one or two.
-    colours = [[(40, 40, 200), (230, 230, 230)], [(40, 160, 40), (40, 210, 230)]]
-    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    colors = [[(40, 40, 200), (230, 230, 230)], [(40, 160, 40), (40, 210, 230)]]
+    image = _drawn_face(colors, cell=60, gap=5, margin=120)
     x, y = 120 + 2 * 60, 120 + 60  # a pitch right of the bottom-right sticker
     cv2.rectangle(image, (x + 5, y + 5), (x + 54, y + 54), (200, 60, 160), -1)
     detection = detect_grid(image)
@@ -1063,8 +1063,8 @@ def test_a_face_with_a_finger_over_a_sticker_and_a_stray_square_is_found() -> No
     # Eight stickers seen and a sticker-sized object a pitch past the face's left side: the
     # window over the eight leaves the stray out, as a window over a whole face may.
     palette = [(40, 40, 200), (230, 230, 230), (40, 160, 40), (170, 80, 20), (40, 210, 230)]
-    colours = [[palette[(row * 2 + col) % 5] for col in range(3)] for row in range(3)]
-    image = _drawn_face(colours, cell=60, gap=5, margin=120)
+    colors = [[palette[(row * 2 + col) % 5] for col in range(3)] for row in range(3)]
+    image = _drawn_face(colors, cell=60, gap=5, margin=120)
     x, y = 120 - 60, 120 + 60  # a pitch left of the middle row
     cv2.rectangle(image, (x + 5, y + 5), (x + 54, y + 54), (200, 60, 160), -1)
     cv2.ellipse(image, (210, 110), (24, 60), 0, 0, 360, (120, 150, 200), -1)  # a finger
@@ -1163,7 +1163,7 @@ def _eval_detect_scene(index: int, seed: int = 2024):
     ids=["2x2-dim-plain-table", "2x2-blue-table", "2x2-blue-stickers-blue-table",
          "3x3-grey-violet-table", "2x2-blue-on-plastic-a-shade-lighter", "2x2-glare"],
 )  # fmt: skip
-def test_faces_beside_a_plain_table_of_their_colours_or_thin_seams_are_found(seed, index):
+def test_faces_beside_a_plain_table_of_their_colors_or_thin_seams_are_found(seed, index):
     # Scenes of eval_detect.py --seed S: dim faces on a plain backdrop that dim light brings
     # within a few units of a sticker's colour (refused as a floor's next tiles), and 2x2
     # faces under a finger whose only seam left to see is a shade lighter than a dark
@@ -1251,11 +1251,11 @@ def test_the_coarse_pass_lets_a_3x3_keep_two_cells_unseen(index: int) -> None:
     assert _matches(detect_grid(image), truth)
 
 
-def _close_stickerless_face(colours, cell: int, radius: int, margin: int) -> np.ndarray:
+def _close_stickerless_face(colors, cell: int, radius: int, margin: int) -> np.ndarray:
     """A stickerless face filling most of a brown table's frame: pieces of ``cell`` px with
     corners rounded by ``radius`` px and no seam between them, so neighbours of one colour
     merge and the dark core shows only where four corners meet; blurred as a close-up."""
-    n = len(colours)
+    n = len(colors)
     side = n * cell + 2 * margin
     image = np.full((side, side, 3), (60, 80, 110), np.uint8)
     end = margin + n * cell - 1
@@ -1264,33 +1264,33 @@ def _close_stickerless_face(colours, cell: int, radius: int, margin: int) -> np.
         for col in range(n):
             x0, y0 = margin + col * cell, margin + row * cell
             x1, y1 = x0 + cell - 1, y0 + cell - 1
-            colour = colours[row][col]
-            cv2.rectangle(image, (x0 + radius, y0), (x1 - radius, y1), colour, -1)
-            cv2.rectangle(image, (x0, y0 + radius), (x1, y1 - radius), colour, -1)
+            color = colors[row][col]
+            cv2.rectangle(image, (x0 + radius, y0), (x1 - radius, y1), color, -1)
+            cv2.rectangle(image, (x0, y0 + radius), (x1, y1 - radius), color, -1)
             for x in (x0 + radius, x1 - radius):
                 for y in (y0 + radius, y1 - radius):
-                    cv2.circle(image, (x, y), radius, colour, -1)
+                    cv2.circle(image, (x, y), radius, color, -1)
     return cv2.GaussianBlur(image, (0, 0), 3)
 
 
-def _centred_on_cells(detection, n: int, cell: int, margin: int) -> bool:
+def _centerd_on_cells(detection, n: int, cell: int, margin: int) -> bool:
     expected = margin + (np.arange(n) + 0.5) * cell
     xs, ys = np.meshgrid(expected, expected)
     truth = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    return bool(np.abs(detection.centres.reshape(-1, 2) - truth).max() < 0.15 * cell)
+    return bool(np.abs(detection.centers.reshape(-1, 2) - truth).max() < 0.15 * cell)
 
 
-def test_a_close_stickerless_face_of_one_colour_block_is_found_by_its_crossings() -> None:
+def test_a_close_stickerless_face_of_one_color_block_is_found_by_its_crossings() -> None:
     # As rubyrizz photo 58: a 2x3 block of one colour beside a column of three. The region
     # cue links no lattice (the column is a line, the block one region); the four dark
     # gaps where the pieces' rounded corners meet lie on the face's inner crossings.
     red, yellow, green, orange = (60, 40, 230), (60, 220, 235), (140, 220, 60), (60, 140, 245)
-    colours = [[red, red, yellow], [red, red, green], [red, red, orange]]
-    image = _close_stickerless_face(colours, cell=150, radius=30, margin=95)
+    colors = [[red, red, yellow], [red, red, green], [red, red, orange]]
+    image = _close_stickerless_face(colors, cell=150, radius=30, margin=95)
     assert _detect_scaled(image, _region_scales(640)[0], None, (0.0, 0.0), 1) == []
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
-    assert _centred_on_cells(detection, 3, cell=150, margin=95)
+    assert _centerd_on_cells(detection, 3, cell=150, margin=95)
 
 
 def test_a_close_stickerless_solved_face_is_found_by_its_crossings() -> None:
@@ -1298,7 +1298,7 @@ def test_a_close_stickerless_solved_face_is_found_by_its_crossings() -> None:
     image = _close_stickerless_face([[blue] * 4] * 4, cell=110, radius=22, margin=70)
     detection = detect_grid(image)
     assert detection is not None and detection.size == 4
-    assert _centred_on_cells(detection, 4, cell=110, margin=70)
+    assert _centerd_on_cells(detection, 4, cell=110, margin=70)
 
 
 def test_light_spots_on_a_square_lattice_are_not_crossings() -> None:
@@ -1321,8 +1321,8 @@ def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles()
     # with it, these do not.
     image = _drawn_face(_MIXED_FACE, cell=60, gap=5, margin=120)
     for row in (0, 1):
-        centre = (120 + 3 * 60 + 30, 120 + row * 60 + 30)
-        diamond = cv2.boxPoints((centre, (36, 36), 45.0))
+        center = (120 + 3 * 60 + 30, 120 + row * 60 + 30)
+        diamond = cv2.boxPoints((center, (36, 36), 45.0))
         cv2.fillPoly(image, [np.round(diamond).astype(np.int32)], (200, 60, 160))
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
@@ -1336,14 +1336,14 @@ def test_a_face_on_a_plain_table_of_its_white_is_found(size: int, mixed: bool) -
     # colour, as the next tile of a floor would. But it runs on from cell to cell with no
     # grout between, which tiles do not.
     others = [_RED, _GREEN, _BLUE]
-    colours = [
+    colors = [
         [
             _WHITE if not mixed or (row + col) % 2 == 0 else others[(row + col) % 3]
             for col in range(size)
         ]
         for row in range(size)
     ]
-    image = _drawn_face(colours, cell=240 // size, gap=5, margin=100, table=_WHITE)
+    image = _drawn_face(colors, cell=240 // size, gap=5, margin=100, table=_WHITE)
     noise = np.random.default_rng(size).normal(0, 3, image.shape)
     image = np.clip(image + noise, 0, 255).astype(np.uint8)
     detection = detect_grid(image)
@@ -1409,7 +1409,7 @@ def test_two_hits_past_a_window_in_the_frames_corner(past, continues: bool) -> N
 
 
 @pytest.mark.parametrize(
-    ("colour", "side", "continues"),
+    ("color", "side", "continues"),
     [
         ((60, 150, 110), 32, True),  # the window's own colour: a board's next tiles
         ((200, 128, 128), 32, True),  # another colour, the tiles' size: a board of three colours
@@ -1417,18 +1417,18 @@ def test_two_hits_past_a_window_in_the_frames_corner(past, continues: bool) -> N
     ],
     ids=["same-colour", "same-size", "neither"],
 )
-def test_a_grid_continues_only_with_more_of_its_own_kind(colour, side: int, continues) -> None:
+def test_a_grid_continues_only_with_more_of_its_own_kind(color, side: int, continues) -> None:
     # A 2x2 window of two colours with two regions a pitch past its right side, where a
     # board's next column would be.
-    face_colours = {(0, 0): (60, 150, 110), (1, 0): (120, 100, 170)}
-    face_colours |= {(0, 1): (120, 100, 170), (1, 1): (60, 150, 110)}
+    face_colors = {(0, 0): (60, 150, 110), (1, 0): (120, 100, 170)}
+    face_colors |= {(0, 1): (120, 100, 170), (1, 1): (60, 150, 110)}
     past = [(2, 0), (2, 1)]
     lab = np.full((300, 300, 3), 128, np.uint8)
-    for (c, r), value in [*face_colours.items(), *((cell, colour) for cell in past)]:
-        half = (32 if (c, r) in face_colours else side) // 2
+    for (c, r), value in [*face_colors.items(), *((cell, color) for cell in past)]:
+        half = (32 if (c, r) in face_colors else side) // 2
         x, y = 60 + 40 * c, 60 + 40 * r
         lab[y - half : y + half, x - half : x + half] = value
-    regions = _squares_on_cells([(c + 1, r + 1) for c, r in [*face_colours, *past]])
+    regions = _squares_on_cells([(c + 1, r + 1) for c, r in [*face_colors, *past]])
     regions.areas[4:] = float(side) ** 2
     to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
     assert _grid_continues(to_image, 2, regions, lab) == continues
@@ -1437,10 +1437,10 @@ def test_a_grid_continues_only_with_more_of_its_own_kind(colour, side: int, cont
 @pytest.mark.parametrize(
     ("size", "past", "continues"),
     [
-        (3, [("colour", 32), ("colour", 32)], True),  # a board's next tiles: colour and size
-        (3, [("colour", 24), ("other", 32)], False),  # a disc of a sticker's colour, a box
+        (3, [("color", 32), ("color", 32)], True),  # a board's next tiles: colour and size
+        (3, [("color", 24), ("other", 32)], False),  # a disc of a sticker's colour, a box
         (2, [("other", 32), ("other", 32)], True),  # a tiling of three colours
-        (2, [("colour", 24), ("other", 32)], False),  # as past the 3x3
+        (2, [("color", 24), ("other", 32)], False),  # as past the 3x3
     ],
     ids=["3x3-tiles", "3x3-two-objects", "2x2-three-colour-tiles", "2x2-two-objects"],
 )
@@ -1454,7 +1454,7 @@ def test_the_fewest_hits_that_make_a_row_are_alike(size: int, past, continues: b
     lab = np.full((400, 400, 3), 128, np.uint8)
     cells = [(cell, tones[sum(cell) % 2], 32) for cell in window]
     for row, (kind, side) in enumerate(past):
-        cells.append(((size, row), tones[0] if kind == "colour" else (200, 128, 128), side))
+        cells.append(((size, row), tones[0] if kind == "color" else (200, 128, 128), side))
     for (c, r), value, side in cells:
         x, y = 60 + 40 * c, 60 + 40 * r
         lab[y - side // 2 : y + side // 2, x - side // 2 : x + side // 2] = value
@@ -1624,8 +1624,8 @@ def _lattice_coords_on_a_line() -> st.SearchStrategy[np.ndarray]:
     )
 )
 def test_coords_are_on_one_line_exactly_where_their_rank_is_below_two(coords: np.ndarray) -> None:
-    centred = coords - coords.mean(axis=0)
-    assert _on_one_line(coords) == (np.linalg.matrix_rank(centred) < 2)
+    centerd = coords - coords.mean(axis=0)
+    assert _on_one_line(coords) == (np.linalg.matrix_rank(centerd) < 2)
 
 
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.6, 0.75, 1.0]))
@@ -1785,14 +1785,14 @@ def test_ring_squares_are_the_lattices_own_cells(n: int) -> None:
     # below the window but not beside it, where x runs across its side.
     ring = grid._rings(n)[0]
     homography = np.array([[20.0, 0.0, 200.0], [0.0, 20.0, 150.0], [0.0, 0.0, 1.0]])
-    centres = grid._warp(ring, homography)
+    centers = grid._warp(ring, homography)
 
     def squares(var_x: float, var_y: float, box_fill: float) -> np.ndarray:
         cov = np.array([[[var_x, 0.0], [0.0, var_y]]] * len(ring))
         area = np.sqrt(12 * var_x * 12 * var_y)
         whiten = grid._whitening(cov, np.full(len(ring), area))
         fill = np.full(len(ring), box_fill)
-        return _ring_squares(ring, n, homography, centres, whiten, fill, 2.0, 1.3, 0.2)
+        return _ring_squares(ring, n, homography, centers, whiten, fill, 2.0, 1.3, 0.2)
 
     side = 18.0**2 / 12  # a region's variance: its sticker less the edges around it
     assert squares(side, side, 1.0).all()
@@ -1832,7 +1832,7 @@ def _moved(detection, shift: np.ndarray):
     return dataclasses.replace(
         detection,
         quad=detection.quad + shift,
-        centres=detection.centres + shift,
+        centers=detection.centers + shift,
         cells=detection.cells + shift,
         homography=to_shifted @ detection.homography,
     )
@@ -1847,10 +1847,10 @@ def test_a_face_that_moved_a_little_is_followed_without_a_search(seed, size, mon
     first = detect_grid(image)
     assert _matches(first, truth)
     monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
-    pitch = grid._cell_width(first.centres)
+    pitch = grid._cell_width(first.centers)
     followed = grid._track(image, size, _moved(first, np.array([0.2, -0.1]) * pitch))
     assert _matches(followed, truth)
-    np.testing.assert_allclose(followed.centres, first.centres, atol=0.1 * pitch)
+    np.testing.assert_allclose(followed.centers, first.centers, atol=0.1 * pitch)
 
 
 @pytest.mark.parametrize("seed", [19, 27, 32])
@@ -1878,7 +1878,7 @@ def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch
         image, truth = render_scene(random_scene_spec(rng, 3, resolution=(1920, 1080)))
     first = detect_grid(image)
     assert _matches(first, truth)
-    moved = _moved(first, first.centres[0, 0] - first.centres[1, 0])
+    moved = _moved(first, first.centers[0, 0] - first.centers[1, 0])
     assert _matches(grid._track(image, 3, moved), truth)
     monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
     assert grid._track(image, 3, moved) is None

@@ -11,7 +11,7 @@ from cubescan.scanner import grid
 from cubescan.scanner.grid import (
     _candidates,
     _cell_statistics,
-    _colour_continues,
+    _color_continues,
     _edges_off_the_lines,
     _few_stickers,
     _is_board,
@@ -126,7 +126,7 @@ SOLVED = "".join(letter * 9 for letter in "WRGYOB")
 
 
 @pytest.mark.parametrize("style", ["stickered", "stickerless"])
-def test_a_solved_face_does_not_continue_in_colour(style):
+def test_a_solved_face_does_not_continue_in_color(style):
     # A one-colour face is what the tile rule looks at; on a cube, the cells past its
     # border are plastic, background or stickers of other colours.
     for seed in range(3):
@@ -134,10 +134,10 @@ def test_a_solved_face_does_not_continue_in_colour(style):
         image = render_scene(replace(spec, colors=SOLVED, style=style))[0]
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
-        assert not _colour_continues(image, detection, _ringed_lab(image, detection))
+        assert not _color_continues(image, detection, _ringed_lab(image, detection))
 
 
-def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
+def test_tiles_in_a_corner_of_the_frame_continue_in_color_on_both_sides_left():
     # A grid in the frame's corner has only two sides to judge: tiles repeat on both, a face
     # on a table of another colour on neither.
     tiles = np.full((240, 320, 3), (90, 90, 90), np.uint8)
@@ -148,11 +148,11 @@ def test_tiles_in_a_corner_of_the_frame_continue_in_colour_on_both_sides_left():
     face[120:, :] = (200, 160, 120)
     face[:, 120:] = (200, 160, 120)
     corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
-    assert _colour_continues(tiles, corner, _ringed_lab(tiles, corner))
-    assert not _colour_continues(face, corner, _ringed_lab(face, corner))
+    assert _color_continues(tiles, corner, _ringed_lab(tiles, corner))
+    assert not _color_continues(face, corner, _ringed_lab(face, corner))
 
 
-def test_tiles_the_frame_cuts_past_a_window_continue_in_colour(monkeypatch):
+def test_tiles_the_frame_cuts_past_a_window_continue_in_color(monkeypatch):
     # A floor filling the frame but for a table past the window's right side: past its top
     # and left sides the next tiles show only in part, cut by the frame's edge, and are
     # judged by what shows of them.
@@ -163,38 +163,38 @@ def test_tiles_the_frame_cuts_past_a_window_continue_in_colour(monkeypatch):
             tiles[max(0, top + 3) : top + 37, max(0, left + 3) : left + 37] = (40, 40, 200)
     tiles[:, 140:] = (200, 160, 120)
     window = _make_detection(np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]]), 3, np.ones((3, 3)))
-    assert _colour_continues(tiles, window, _ringed_lab(tiles, window))
+    assert _color_continues(tiles, window, _ringed_lab(tiles, window))
     monkeypatch.setattr(grid, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
-    assert not _colour_continues(tiles, window, _ringed_lab(tiles, window))
+    assert not _color_continues(tiles, window, _ringed_lab(tiles, window))
 
 
-def test_stripes_running_past_one_side_continue_in_colour():
+def test_stripes_running_past_one_side_continue_in_color():
     # Past each side of a face lies the plastic, the background or another sticker of the same
     # piece; a row of cells in two or more colours repeated cell for cell is a striped surface.
-    colours = [(40, 40, 200), (60, 180, 60), (200, 160, 120)]
+    colors = [(40, 40, 200), (60, 180, 60), (200, 160, 120)]
     stripes = np.full((240, 320, 3), (90, 90, 90), np.uint8)
     for row in range(6):
         for col in range(8):
-            stripes[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = colours[col % 3]
+            stripes[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = colors[col % 3]
     window = _make_detection(  # cells 2..4 across and down: pixels 80..200
         np.array([[40.0, 0, 80], [0, 40, 80], [0, 0, 1]]), 3, np.ones((3, 3))
     )
-    assert _colour_continues(stripes, window, _ringed_lab(stripes, window))
+    assert _color_continues(stripes, window, _ringed_lab(stripes, window))
     # The same face on a grey table; and with its top row all blue, on a blue table.
     face = np.full_like(stripes, 120)
     face[80:200, 80:200] = stripes[80:200, 80:200]
-    assert not _colour_continues(face, window, _ringed_lab(face, window))
-    blue_row = np.full_like(stripes, colours[0])
+    assert not _color_continues(face, window, _ringed_lab(face, window))
+    blue_row = np.full_like(stripes, colors[0])
     blue_row[80:200, 80:200] = stripes[80:200, 80:200]
     for col in range(2, 5):
-        blue_row[83:117, col * 40 + 3 : col * 40 + 37] = colours[0]
-    assert not _colour_continues(blue_row, window, _ringed_lab(blue_row, window))
+        blue_row[83:117, col * 40 + 3 : col * 40 + 37] = colors[0]
+    assert not _color_continues(blue_row, window, _ringed_lab(blue_row, window))
     # Stripes past the bottom side only, with text over one of those cells: it counts neither
     # way, and the two cells left still repeat the border.
     texted = face.copy()
     texted[200:240, 80:200] = stripes[200:240, 80:200]
     texted[200:240, 120:160] = np.random.default_rng(0).integers(0, 256, (40, 40, 3))
-    assert _colour_continues(texted, window, _ringed_lab(texted, window))
+    assert _color_continues(texted, window, _ringed_lab(texted, window))
 
 
 def _keys(offset_per_row: int) -> np.ndarray:
@@ -216,7 +216,7 @@ def test_the_quad_cue_links_square_keys_only_in_a_lattice_of_squares():
         image = _keys(offset)
         candidates = _candidates(image)
         assert len(candidates) == 24
-        row_of = [int(c.centre[1] - 30) // 40 for c in candidates]
+        row_of = [int(c.center[1] - 30) // 40 for c in candidates]
         most = 0
         for lattice in _lattices(candidates):
             if len({row_of[i] for i in lattice.inliers}) > 1:
@@ -305,11 +305,11 @@ def test_squares_turned_on_a_lattice_have_edges_off_its_lines(turn, off_the_line
     # a face's stickers may be a few degrees askew; squares lying about at random are not
     # lined up with the lattice their middles happen to fall on.
     image = np.full((200, 200, 3), (60, 90, 70), np.uint8)
-    colours = [(40, 40, 200), (40, 200, 220), (200, 120, 30), (230, 230, 230)]
-    for cell, colour in enumerate(colours):
+    colors = [(40, 40, 200), (40, 200, 220), (200, 120, 30), (230, 230, 230)]
+    for cell, color in enumerate(colors):
         middle = (60.0 + 40 * (cell % 2), 60.0 + 40 * (cell // 2))
         corners = cv2.boxPoints((middle, (26.0, 26.0), turn))
-        cv2.fillPoly(image, [np.round(corners).astype(np.int32)], colour, cv2.LINE_AA)
+        cv2.fillPoly(image, [np.round(corners).astype(np.int32)], color, cv2.LINE_AA)
     assert _edges_off_the_lines(image, _lattice(2, 0, 40, 40)) == off_the_lines
 
 
@@ -334,16 +334,16 @@ def test_ringing_beside_a_black_square_is_no_seam_but_a_seam_is():
     assert not _is_board(seams, grid, _ringed_lab(seams, grid))
 
 
-def _one_colour_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.ndarray:
+def _one_color_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.ndarray:
     """Cream keys (33 px at a 40 px pitch) on a ``body`` (BGR), 5 x 5; the first ``holes``
     keys of the middle row missing, or painted ``hole`` when given."""
     board = np.full((200, 200, 3), body, np.uint8)
     for cell in range(25):
         row, col = divmod(cell, 5)
-        colour = (150, 225, 240)
+        color = (150, 225, 240)
         if row == 2 and col < holes:
-            colour = body if hole is None else hole
-        board[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = colour
+            color = body if hole is None else hole
+        board[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = color
     return board
 
 
@@ -355,45 +355,45 @@ def _keys_rule(image: np.ndarray, seen: np.ndarray | None = None) -> bool:
     return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab), seen)
 
 
-def _paint(image: np.ndarray, cells: list[tuple[int, int]], colour) -> np.ndarray:
-    """The image with the keys at ``cells`` (row, column) painted ``colour`` (BGR)."""
+def _paint(image: np.ndarray, cells: list[tuple[int, int]], color) -> np.ndarray:
+    """The image with the keys at ``cells`` (row, column) painted ``color`` (BGR)."""
     painted = image.copy()
     for row, col in cells:
-        painted[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = colour
+        painted[row * 40 + 3 : row * 40 + 36, col * 40 + 3 : col * 40 + 36] = color
     return painted
 
 
-def test_a_grid_of_one_colour_with_holes_showing_its_body_is_keys_with_gaps():
+def test_a_grid_of_one_color_with_holes_showing_its_body_is_keys_with_gaps():
     # Two keys missing show the body: grey, with a faint colour cast, or dark maroon.
-    assert _keys_rule(_one_colour_grid((35, 35, 35), holes=2))
-    assert _keys_rule(_one_colour_grid((45, 40, 38), holes=3))
-    assert _keys_rule(_one_colour_grid((30, 20, 60), holes=3))
+    assert _keys_rule(_one_color_grid((35, 35, 35), holes=2))
+    assert _keys_rule(_one_color_grid((45, 40, 38), holes=3))
+    assert _keys_rule(_one_color_grid((30, 20, 60), holes=3))
     # One hole on the window's edge may be the background past a face's border.
-    assert not _keys_rule(_one_colour_grid((35, 35, 35), holes=1))
+    assert not _keys_rule(_one_color_grid((35, 35, 35), holes=1))
     # A nearly solved face's other stickers, however dark and grey in dim light, have the
     # plastic around them; a blue one keeps its colour.
-    assert not _keys_rule(_one_colour_grid((20, 20, 20), holes=3, hole=(55, 52, 50)))
-    assert not _keys_rule(_one_colour_grid((35, 35, 35), holes=3, hole=(90, 30, 20)))
+    assert not _keys_rule(_one_color_grid((20, 20, 20), holes=3, hole=(55, 52, 50)))
+    assert not _keys_rule(_one_color_grid((35, 35, 35), holes=3, hole=(90, 30, 20)))
     # Keys of two colours are no keyboard of this kind (nor a nearly solved face).
     every_other = [divmod(cell, 5) for cell in range(0, 25, 2) if cell // 5 != 2]
-    two_colours = _paint(_one_colour_grid((35, 35, 35), holes=2), every_other, (60, 170, 60))
-    assert not _keys_rule(two_colours)
+    two_colors = _paint(_one_color_grid((35, 35, 35), holes=2), every_other, (60, 170, 60))
+    assert not _keys_rule(two_colors)
 
 
 def test_one_hole_with_keys_on_its_four_sides_is_keys_with_gaps():
     # Inside the grid, a cell of the keyboard's body with no line between it and any of its
     # four neighbours is a missing key; a dark sticker has the plastic around it.
-    keys = _one_colour_grid((35, 35, 35), holes=0)
+    keys = _one_color_grid((35, 35, 35), holes=0)
     assert _keys_rule(_paint(keys, [(2, 2)], (35, 35, 35)))
     assert not _keys_rule(_paint(keys, [(2, 2)], (80, 78, 75)))
-    assert not _keys_rule(_paint(_one_colour_grid((20, 20, 20), holes=0), [(2, 2)], (55, 52, 50)))
+    assert not _keys_rule(_paint(_one_color_grid((20, 20, 20), holes=0), [(2, 2)], (55, 52, 50)))
 
 
-def test_keys_with_gaps_judge_the_colour_on_the_cells_where_keys_were_seen():
+def test_keys_with_gaps_judge_the_color_on_the_cells_where_keys_were_seen():
     # The keyboard's end under an object (a column of its own colour) and the background
     # past it (a row of another): those cells show no key, and the keys are still of one
     # colour. Counted as keys, the two colours would make it no keyboard.
-    keys = _one_colour_grid((35, 35, 35), holes=2)
+    keys = _one_color_grid((35, 35, 35), holes=2)
     covered = _paint(keys, [(row, 4) for row in range(5)], (150, 90, 200))
     covered = _paint(covered, [(4, col) for col in range(4)], (160, 150, 40))
     seen = np.ones((5, 5), bool)

@@ -36,12 +36,12 @@ def _face_fraction(records: list[dict]) -> float:
     return max(areas) / (records[0]["width"] * records[0]["height"])
 
 
-def _centre_error(detection, record: dict) -> float:
+def _center_error(detection, record: dict) -> float:
     boxes = np.array([b[:4] for b in record["boxes"]], float)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     width = np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
-    found = np.asarray(detection.centres).reshape(-1, 2)
-    distance = np.linalg.norm(centres[:, None] - found[None], axis=2).min(axis=1)
+    found = np.asarray(detection.centers).reshape(-1, 2)
+    distance = np.linalg.norm(centers[:, None] - found[None], axis=2).min(axis=1)
     return float(np.median(distance) / width)
 
 
@@ -61,7 +61,7 @@ def box_results(real_faces: list[dict], realdata: Path) -> dict[str, dict[str, t
     for image_path, records in _boxed_photos(real_faces).items():
         detection = detect_grid(cv2.imread(str(realdata / image_path)))
         found = detection is not None and any(
-            detection.size == r["size"] and _centre_error(detection, r) < 0.15 for r in records
+            detection.size == r["size"] and _center_error(detection, r) < 0.15 for r in records
         )
         results[records[0]["source"]][image_path] = (_face_fraction(records), found)
     return results
@@ -76,7 +76,7 @@ MIN_FOUND_ALL = {BOX_SOURCES[0]: 39, BOX_SOURCES[1]: 98, BOX_SOURCES[2]: 100}
 
 
 @pytest.mark.parametrize("source", BOX_SOURCES)
-def test_faces_filling_a_tenth_of_the_frame_found_with_accurate_centres(
+def test_faces_filling_a_tenth_of_the_frame_found_with_accurate_centers(
     box_results, source: str
 ) -> None:
     big = {image: found for image, (share, found) in box_results[source].items() if share >= 0.1}
@@ -86,7 +86,7 @@ def test_faces_filling_a_tenth_of_the_frame_found_with_accurate_centres(
 
 
 @pytest.mark.parametrize("source", BOX_SOURCES)
-def test_every_boxed_photo_found_with_accurate_centres(box_results, source: str) -> None:
+def test_every_boxed_photo_found_with_accurate_centers(box_results, source: str) -> None:
     found = sum(found for _, found in box_results[source].values())
     assert found >= MIN_FOUND_ALL[source], f"{source}: {found}/{len(box_results[source])}"
 
@@ -118,7 +118,7 @@ def test_corner_views_of_a_solved_cube_give_a_uniform_face(real_faces, realdata)
             continue
         found += 1
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(float)
-        points = np.round(detection.centres.reshape(-1, 2)).astype(int)
+        points = np.round(detection.centers.reshape(-1, 2)).astype(int)
         samples = lab[points[:, 1], points[:, 0], 1:]
         uniform += np.linalg.norm(samples - np.median(samples, axis=0), axis=1).max() < 30
     assert found >= 0.9 * len(records)
@@ -151,7 +151,7 @@ def test_a_solved_face_whose_stickers_merge_is_read_whole(
     # cell, beats the 2x2 (``benchmarks/eval_detect.py --transformed``).
     detection, record = _retaken_face(real_faces, realdata, image_name, retake_name)
     assert detection is not None and detection.size == 3
-    assert _centre_error(detection, record) < 0.15
+    assert _center_error(detection, record) < 0.15
 
 
 @pytest.mark.parametrize("image_name", ["Cube_00024.jpg", "Cube_00044.jpg", "Cube_00049.jpg"])
@@ -163,7 +163,7 @@ def test_a_blurred_checkerboard_pattern_face_is_no_board(
     # no longer shows, but it still does where their rounded corners meet.
     detection, record = _retaken_face(real_faces, realdata, image_name, retake_name)
     assert detection is not None and detection.size == 3
-    assert _centre_error(detection, record) < 0.15
+    assert _center_error(detection, record) < 0.15
 
 
 # Of the boxed photos whose face fills >= 10% of the frame (181), those found after each
@@ -200,7 +200,7 @@ def test_every_retake_has_a_floor() -> None:
 
 
 @pytest.mark.parametrize("name", list(MIN_FOUND_RETAKEN))
-def test_retaken_photos_found_with_accurate_centres(large_boxed_faces, realdata, name) -> None:
+def test_retaken_photos_found_with_accurate_centers(large_boxed_faces, realdata, name) -> None:
     # The same photos as another hand, camera or light would have taken them.
     found = 0
     for image_path, records in large_boxed_faces.items():
@@ -208,7 +208,7 @@ def test_retaken_photos_found_with_accurate_centres(large_boxed_faces, realdata,
         detection = detect_grid(retake.image)
         found += detection is not None and any(
             detection.size == record["size"]
-            and _centre_error(detection, _moved(record, retake.matrix)) < 0.15
+            and _center_error(detection, _moved(record, retake.matrix)) < 0.15
             for record in records
         )
     assert len(large_boxed_faces) == 181

@@ -42,7 +42,7 @@ def test_annotation_outlines_every_cell_and_keeps_the_photo():
     assert any(b > 150 and g < 100 and r > 150 for b, g, r in edge)
 
 
-def test_fills_follow_the_colour_names():
+def test_fills_follow_the_color_names():
     fills = fills_from_names({"U": "yellow", "D": "white", "F": "colour 3"})
     assert fills["U"] == NAME_BGR["yellow"] and fills["D"] == NAME_BGR["white"]
     assert fills["F"] == FACE_BGR["F"]

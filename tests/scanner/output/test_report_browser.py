@@ -32,7 +32,7 @@ def screenshot(page, png, width: int = 1200, height: int = 800) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt chromium)")
-def test_report_page_renders_nets_in_colour(tmp_path):
+def test_report_page_renders_nets_in_color(tmp_path):
     good = apply_moves(solved_facelets(3), "R U F'")
     bad = good[:8] + good[9] + good[8] + good[10:]
     rows = [

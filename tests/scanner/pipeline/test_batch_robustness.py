@@ -52,8 +52,8 @@ BROKEN = {
 
 def render_cube(facelets: str, rng: np.random.Generator) -> list[np.ndarray]:
     """Six photos of one cube, one face each in URFDLB order, each posed and lit on its own."""
-    colours = "".join(STANDARD_SCHEME[f] for f in facelets)
-    specs = cube_photo_specs(rng, colours, RESOLUTION, max_tilt_deg=25, scale_range=(0.45, 0.8))
+    colors = "".join(STANDARD_SCHEME[f] for f in facelets)
+    specs = cube_photo_specs(rng, colors, RESOLUTION, max_tilt_deg=25, scale_range=(0.45, 0.8))
     return [render_scene(spec)[0] for spec in specs]
 
 

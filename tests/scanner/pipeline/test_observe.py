@@ -97,11 +97,11 @@ def test_a_finger_over_one_sticker_of_a_still_face_keeps_the_face():
     # not enough to call a 2x2), but the face has not moved: the last observation stands.
     # When the face is taken away, it does not.
     frame = np.full((240, 320, 3), 90, np.uint8)
-    colours = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
+    colors = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
     cv2.rectangle(frame, (96, 56), (224, 184), (20, 20, 20), -1)
-    for index, colour in enumerate(colours):
+    for index, color in enumerate(colors):
         x, y = 100 + 64 * (index % 2), 60 + 64 * (index // 2)
-        cv2.rectangle(frame, (x, y), (x + 56, y + 56), colour, -1)
+        cv2.rectangle(frame, (x, y), (x + 56, y + 56), color, -1)
     view, detection = observe(frame)
     assert view.colors == "WGBR"
     fingered = frame.copy()
@@ -179,11 +179,11 @@ def test_a_still_view_without_a_face_is_searched_again_only_now_and_then(monkeyp
     rng = np.random.default_rng(0)
     table = np.full((240, 320, 3), (60, 100, 140), np.uint8)
     cube = table.copy()
-    colours = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
+    colors = [(235, 235, 235), (60, 170, 0), (170, 70, 0), (30, 40, 200)]
     cv2.rectangle(cube, (96, 56), (224, 184), (20, 20, 20), -1)
-    for index, colour in enumerate(colours):
+    for index, color in enumerate(colors):
         x, y = 100 + 64 * (index % 2), 60 + 64 * (index // 2)
-        cv2.rectangle(cube, (x, y), (x + 56, y + 56), colour, -1)
+        cv2.rectangle(cube, (x, y), (x + 56, y + 56), color, -1)
     scenes = [table] * 11 + [cube] * 2 + [table] * 2
     live = LiveObserver()
     for scene in scenes:

@@ -124,9 +124,9 @@ def test_a_resumed_session_with_all_six_faces_finishes_at_start():
 
 
 def test_a_new_face_never_takes_the_key_of_a_face_still_captured():
-    def face(colors: str, centre: list[float]) -> FaceObservation:
+    def face(colors: str, center: list[float]) -> FaceObservation:
         lab = np.full((9, 3), 60.0)
-        lab[4] = centre
+        lab[4] = center
         return FaceObservation(3, colors, lab)
 
     session = ScanSession(stable_frames=1)
