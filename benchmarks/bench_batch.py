@@ -25,7 +25,8 @@ from cubescan.scanner.pipeline.batch import read_rows, run_batch
 from cubescan.scanner.pipeline.check import check_folder
 from cubescan.solver.cubie import random_state
 from cubescan.solver.geometry import FACES
-from cubescan.synth.scenes import STANDARD_SCHEME, cube_photo_specs, render_scene
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import STANDARD_SCHEME, cube_photo_specs
 
 
 def write_cube(folder: Path, rng: np.random.Generator) -> None:

@@ -34,7 +34,8 @@ import numpy as np
 from peer_contour import contour_face, same_stickers
 
 from cubescan.scanner.grid import FaceDetection, detect_grid
-from cubescan.synth.scenes import SceneTruth, random_scene_spec, render_clutter, render_scene
+from cubescan.synth.scenes import render_clutter, render_scene
+from cubescan.synth.specs import SceneTruth, random_scene_spec
 
 # Scenes inside the peer's window at 640x480: three stickers of 30-60 px make a face of a
 # fifth to three eighths of the frame's height.

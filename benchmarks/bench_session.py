@@ -45,7 +45,8 @@ import cubescan.scanner.grid
 import cubescan.scanner.pipeline.observe
 from cubescan.scanner.pipeline.observe import LiveObserver
 from cubescan.scanner.pipeline.session import ScanSession
-from cubescan.synth.scenes import render_clutter, scramble
+from cubescan.synth.scenes import render_clutter
+from cubescan.synth.specs import scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"

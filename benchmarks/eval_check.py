@@ -51,13 +51,8 @@ from cubescan.solver.cubie import random_state
 from cubescan.solver.fixes import reassembly_fault
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import apply_moves, outer_moves, solved_facelets
-from cubescan.synth.scenes import (
-    RESOLUTIONS,
-    STANDARD_SCHEME,
-    SceneTruth,
-    cube_photo_specs,
-    render_scene,
-)
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import RESOLUTIONS, STANDARD_SCHEME, SceneTruth, cube_photo_specs
 
 FAULTS = {
     "none": None,

@@ -43,7 +43,8 @@ from peer_contour import contour_face, same_stickers
 
 from cubescan.scanner.grid import detect_grid
 from cubescan.synth.retake import RETAKES, moved_boxes
-from cubescan.synth.scenes import random_scene_spec, render_clutter, render_scene, seeded_clutter
+from cubescan.synth.scenes import render_clutter, render_scene, seeded_clutter
+from cubescan.synth.specs import random_scene_spec
 
 REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 

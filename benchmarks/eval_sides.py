@@ -31,7 +31,7 @@ from cubescan.errors import CubescanError
 from cubescan.scanner.assemble import assemble
 from cubescan.scanner.pipeline.check import cube_report, read_cube_photos
 from cubescan.solver.cubie import random_state
-from cubescan.synth.scenes import STANDARD_SCHEME
+from cubescan.synth.specs import STANDARD_SCHEME
 
 _LEADER = re.compile(r"alternative (\d+) fits them best, with a lead of (-?[\d.]+)")
 _SETTLED = re.compile(r"lead (-?[\d.]+)\)")

@@ -19,14 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cubescan.synth.scenes import (
-    FACE_ORDER,
-    STANDARD_SCHEME,
-    face_pose,
-    random_scene_spec,
-    render_scene,
-    scramble,
-)
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import FACE_ORDER, STANDARD_SCHEME, face_pose, random_scene_spec, scramble
 
 HERE = Path(__file__).resolve().parent
 

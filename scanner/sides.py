@@ -47,7 +47,8 @@ bottom) or top to bottom (left, right), i.e. in increasing grid index.
 Examples
 --------
 >>> from cubescan.scanner.grid import detect_grid
->>> from cubescan.synth.scenes import SceneSpec, face_pose as posed, render_scene
+>>> from cubescan.synth.specs import SceneSpec, face_pose as posed
+>>> from cubescan.synth.scenes import render_scene
 >>> colors = "W" * 9 + "R" * 9 + "G" * 9 + "Y" * 9 + "O" * 9 + "B" * 9
 >>> spec = SceneSpec(3, colors, 640, 480, tuple(map(tuple, posed("F", 25, 0, 10))),
 ...                  (0.0, 0.0, 9.0), 700.0)
@@ -241,7 +242,8 @@ def fitted_pose(image: np.ndarray, detection: FaceDetection) -> FacePose:
 
     Examples
     --------
-    >>> from cubescan.synth.scenes import SceneSpec, face_pose as posed, render_scene
+    >>> from cubescan.synth.specs import SceneSpec, face_pose as posed
+    >>> from cubescan.synth.scenes import render_scene
     >>> colors = "W" * 9 + "R" * 9 + "G" * 9 + "Y" * 9 + "O" * 9 + "B" * 9
     >>> spec = SceneSpec(3, colors, 640, 480, tuple(map(tuple, posed("F", 25, 0, 10))),
     ...                  (0.0, 0.0, 9.0), 700.0)

@@ -29,13 +29,13 @@ import cv2
 import numpy as np
 
 from cubescan.solver.geometry import FACES
-from cubescan.synth.scenes import (
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import (
     PALETTES,
     SKIN_BGR,
     STANDARD_SCHEME,
     SceneSpec,
     face_pose,
-    render_scene,
     with_pose,
 )
 
@@ -208,7 +208,7 @@ def render_scan_video(
     style
         ``"stickered"`` or ``"stickerless"``.
     palette
-        Key of :data:`cubescan.synth.scenes.PALETTES`.
+        Key of :data:`cubescan.synth.specs.PALETTES`.
     order
         Face letters in the order they are held up (repeats allowed); a random order of
         all six by default.

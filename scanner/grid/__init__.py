@@ -540,7 +540,8 @@ def detect_grid(
 
     Examples
     --------
-    >>> from cubescan.synth.scenes import random_scene_spec, render_scene
+    >>> from cubescan.synth.specs import random_scene_spec
+    >>> from cubescan.synth.scenes import render_scene
     >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480), hard=False)
     >>> detect_grid(render_scene(spec)[0]).size
     3

@@ -684,7 +684,8 @@ def read_face_photo(
 
     Examples
     --------
-    >>> from cubescan.synth.scenes import random_scene_spec, render_scene
+    >>> from cubescan.synth.specs import random_scene_spec
+    >>> from cubescan.synth.scenes import render_scene
     >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(320, 240), hard=False)
     >>> photo = read_face_photo(render_scene(spec)[0], "U.png")
     >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
@@ -753,7 +754,8 @@ def read_cube_photos(
 
     Examples
     --------
-    >>> from cubescan.synth.scenes import random_scene_spec, render_scene
+    >>> from cubescan.synth.specs import random_scene_spec
+    >>> from cubescan.synth.scenes import render_scene
     >>> rng = np.random.default_rng(3)
     >>> image = render_scene(random_scene_spec(rng, 3, resolution=(640, 480), hard=False))[0]
     >>> [len(p.lab) for p in read_cube_photos([image], ["U.png"])]

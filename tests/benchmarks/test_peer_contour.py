@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.synth.scenes import random_scene_spec, render_scene
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import random_scene_spec
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "peer_contour.py"
 _SPEC = importlib.util.spec_from_file_location("peer_contour", _PATH)

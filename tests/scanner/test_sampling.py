@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from cubescan.calibration.colorspace import bgr_to_lab
 from cubescan.scanner.grid import detect_grid
 from cubescan.scanner.sampling import _robust_colors, patch_points, sample_cells, sample_colors
-from cubescan.synth.scenes import canonical_view, random_scene_spec, render_scene
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import canonical_view, random_scene_spec
 
 
 def _scene(seed: int, **changes):

@@ -25,13 +25,8 @@ from cubescan.scanner.sides import (
 )
 from cubescan.solver.cubie import random_state
 from cubescan.solver.geometry import FACES, cube_geometry
-from cubescan.synth.scenes import (
-    PALETTES,
-    STANDARD_SCHEME,
-    cube_photo_specs,
-    random_scene_spec,
-    render_scene,
-)
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import PALETTES, STANDARD_SCHEME, cube_photo_specs, random_scene_spec
 
 
 @cache

@@ -7,6 +7,8 @@ import pytest
 
 from cubescan.solver.geometry import cube_geometry
 from cubescan.synth import scenes as synth
+from cubescan.synth import specs
+from cubescan.synth.raster import fill_polygons, rounded_square
 
 SOLVED3 = "".join(face * 9 for face in "URFDLB")
 
@@ -14,11 +16,11 @@ SOLVED3 = "".join(face * 9 for face in "URFDLB")
 def test_the_renderer_uses_the_solvers_sticker_model() -> None:
     # One geometric model for the whole project (moves are tested in test_moves.py).
     for size in (2, 3, 5):
-        assert np.allclose(synth.sticker_positions(size) * 2, cube_geometry(size).positions)
+        assert np.allclose(specs.sticker_positions(size) * 2, cube_geometry(size).positions)
 
 
 def test_scramble_gives_a_cube_with_fixed_centers() -> None:
-    facelets, moves = synth.scramble(np.random.default_rng(1), 3)
+    facelets, moves = specs.scramble(np.random.default_rng(1), 3)
     assert len(moves.split()) == 30
     assert [facelets[9 * k + 4] for k in range(6)] == list("URFDLB")
     assert facelets != SOLVED3
@@ -27,13 +29,13 @@ def test_scramble_gives_a_cube_with_fixed_centers() -> None:
 @pytest.mark.parametrize("size", [2, 3, 5, 7])
 def test_truth_centers_are_on_the_rendered_stickers(size: int) -> None:
     rng = np.random.default_rng(size)
-    spec = synth.random_scene_spec(rng, size, resolution=(640, 480), hard=False)
+    spec = specs.random_scene_spec(rng, size, resolution=(640, 480), hard=False)
     image, truth = synth.render_scene(spec)
     assert image.shape == (480, 640, 3) and image.dtype == np.uint8
     centers = truth.centers[truth.front_face]
     assert centers.shape == (size, size, 2)
     assert truth.front_tilt_deg <= 35.0 + 1e-6
-    palette = synth.PALETTES[spec.palette]
+    palette = specs.PALETTES[spec.palette]
     # Every front sticker's centre pixel has the hue family of its colour (lighting aside):
     # the channel that is largest in the palette colour is not the smallest in the image.
     for (x, y), letter in zip(centers.reshape(-1, 2), truth.colors[truth.front_face], strict=True):
@@ -44,7 +46,7 @@ def test_truth_centers_are_on_the_rendered_stickers(size: int) -> None:
 
 
 def test_face_corners_enclose_the_centers() -> None:
-    spec = synth.random_scene_spec(np.random.default_rng(5), 4, resolution=(800, 600))
+    spec = specs.random_scene_spec(np.random.default_rng(5), 4, resolution=(800, 600))
     _, truth = synth.render_scene(spec)
     quad = truth.corners[truth.front_face]
     centers = truth.centers[truth.front_face].reshape(-1, 2)
@@ -56,20 +58,20 @@ def test_face_corners_enclose_the_centers() -> None:
 
 
 def test_rendering_is_deterministic_and_backgrounds_persist_across_poses() -> None:
-    spec = synth.random_scene_spec(np.random.default_rng(9), 3, resolution=(320, 240))
+    spec = specs.random_scene_spec(np.random.default_rng(9), 3, resolution=(320, 240))
     first, _ = synth.render_scene(spec)
     again, _ = synth.render_scene(spec)
     assert np.array_equal(first, again)
-    moved = synth.with_pose(spec, synth.face_pose("U", 20, 10, 5), np.array([0.0, 0.0, 30.0]))
+    moved = specs.with_pose(spec, specs.face_pose("U", 20, 10, 5), np.array([0.0, 0.0, 30.0]))
     _, truth = synth.render_scene(moved)
     assert truth.front_face == "U"
 
 
 def test_corner_view_shows_three_faces() -> None:
-    rotation = synth.face_pose("F", 30, 135, 0, yaw_extra_deg=-45)
-    spec = synth.SceneSpec(
+    rotation = specs.face_pose("F", 30, 135, 0, yaw_extra_deg=-45)
+    spec = specs.SceneSpec(
         size=3,
-        colors="".join(synth.STANDARD_SCHEME[f] for f in SOLVED3),
+        colors="".join(specs.STANDARD_SCHEME[f] for f in SOLVED3),
         width=640,
         height=480,
         rotation=tuple(map(tuple, rotation)),
@@ -83,7 +85,7 @@ def test_corner_view_shows_three_faces() -> None:
 def test_occluder_and_glare_are_reported_on_the_right_cells() -> None:
     rng = np.random.default_rng(0)
     for _ in range(40):
-        spec = synth.random_scene_spec(rng, 3, resolution=(320, 240))
+        spec = specs.random_scene_spec(rng, 3, resolution=(320, 240))
         _, truth = synth.render_scene(spec)
         if spec.occluder is not None:
             covered = np.argwhere(truth.occluded)
@@ -95,9 +97,9 @@ def test_occluder_and_glare_are_reported_on_the_right_cells() -> None:
 
 
 def test_canonical_view_puts_the_top_row_up() -> None:
-    spec = synth.random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480))
+    spec = specs.random_scene_spec(np.random.default_rng(3), 3, resolution=(640, 480))
     _, truth = synth.render_scene(spec)
-    centers, _ = synth.canonical_view(truth.centers[truth.front_face])
+    centers, _ = specs.canonical_view(truth.centers[truth.front_face])
     up = centers[0].mean(axis=0) - centers[-1].mean(axis=0)
     assert abs(np.degrees(np.arctan2(up[0], -up[1]))) <= 45.0 + 1e-6
 
@@ -113,7 +115,7 @@ def test_a_shape_paints_each_pixel_by_the_share_it_covers():
     # A camera pixel sums the light over its area: a half-covered pixel is a half mix (to
     # the coverage's resolution, 1/8 px).
     canvas = np.zeros((3, 3, 3), np.float32)
-    synth._fill(canvas, [synth._rounded_square(0.5, 0.5, 1.0, 1.5, 0.0)], (200,) * 3)
+    fill_polygons(canvas, [rounded_square(0.5, 0.5, 1.0, 1.5, 0.0)], (200,) * 3)
     assert canvas[1, 1] == pytest.approx([100.0] * 3, abs=200 / 16)
     assert canvas[1, 0].max() == 0 and canvas[1, 2].max() == 0 and canvas[0, 1].max() == 0
 
@@ -124,7 +126,7 @@ def test_shapes_cover_their_area_on_average():
     for _ in range(200):
         (x0, y0), (w, h) = rng.uniform(2, 4, 2), rng.uniform(1, 6, 2)
         canvas = np.zeros((12, 12, 3), np.float32)
-        synth._fill(canvas, [synth._rounded_square(x0, y0, x0 + w, y0 + h, 0.0)], (1,) * 3)
+        fill_polygons(canvas, [rounded_square(x0, y0, x0 + w, y0 + h, 0.0)], (1,) * 3)
         excess.append(canvas[..., 0].sum() - w * h)
     assert abs(np.mean(excess)) < 0.05  # px^2, on rectangles of 14 px perimeter on average
 
@@ -134,7 +136,7 @@ def test_a_seam_narrower_than_a_pixel_still_darkens_it():
     # the pixel the seam crosses is a mix. With no anti-aliasing the seam vanished.
     canvas = np.full((8, 21, 3), 20.0, np.float32)
     for x0, x1 in ((-2.0, 9.78), (10.23, 22.0)):
-        synth._fill(canvas, [synth._rounded_square(x0, -2.0, x1, 10.0, 0.0)], (200.0,) * 3)
+        fill_polygons(canvas, [rounded_square(x0, -2.0, x1, 10.0, 0.0)], (200.0,) * 3)
     row = canvas[4, :, 0]
     assert 60 < row[10] < 160
     assert row[:10] == pytest.approx([200.0] * 10) and row[11:] == pytest.approx([200.0] * 10)

@@ -10,7 +10,8 @@ import numpy as np
 from click.testing import CliRunner
 
 from cubescan.scanner.cli import main
-from cubescan.synth.scenes import random_scene_spec, render_clutter, render_scene
+from cubescan.synth.scenes import render_clutter, render_scene
+from cubescan.synth.specs import random_scene_spec
 
 
 def _face_photo(tmp_path: Path, size: int = 3) -> Path:

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from cubescan.scanner.output.draw import FACE_BGR
-from cubescan.synth.scenes import scramble
+from cubescan.synth.specs import scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video, write_video
 
 SCREENSHOT = Path("/tmp/scan_window.png")

@@ -55,15 +55,8 @@ from cubescan.scanner.grid._kernels import (
     _on_one_line,
     _ring_squares,
 )
-from cubescan.synth.scenes import (
-    canonical_view,
-    face_pose,
-    random_scene_spec,
-    render_clutter,
-    render_scene,
-    scramble,
-    seeded_clutter,
-)
+from cubescan.synth.scenes import render_clutter, render_scene, seeded_clutter
+from cubescan.synth.specs import canonical_view, face_pose, random_scene_spec, scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video, write_video
 
 

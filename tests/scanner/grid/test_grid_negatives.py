@@ -22,7 +22,8 @@ from cubescan.scanner.grid import (
     _turned_in_cells,
     detect_grid,
 )
-from cubescan.synth.scenes import random_scene_spec, render_scene, seeded_clutter
+from cubescan.synth.scenes import render_scene, seeded_clutter
+from cubescan.synth.specs import random_scene_spec
 
 
 @pytest.mark.parametrize(

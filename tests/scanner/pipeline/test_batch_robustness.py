@@ -35,7 +35,8 @@ from cubescan.scanner.pipeline.batch import read_rows
 from cubescan.solver.cubie import random_state
 from cubescan.solver.fixes import apply_fix, twist_corner_fix
 from cubescan.solver.geometry import FACES
-from cubescan.synth.scenes import STANDARD_SCHEME, cube_photo_specs, render_scene
+from cubescan.synth.scenes import render_scene
+from cubescan.synth.specs import STANDARD_SCHEME, cube_photo_specs
 
 ROOT = Path(__file__).resolve().parents[3]
 RESOLUTION = (480, 360)

@@ -165,7 +165,8 @@ def test_a_photo_the_fast_search_misses_is_read_thoroughly_once_n_is_known():
     # known finds its face.
     from cubescan.scanner.grid import detect_grid
     from cubescan.scanner.pipeline.check import read_cube_photos
-    from cubescan.synth.scenes import random_scene_spec, render_scene
+    from cubescan.synth.scenes import render_scene
+    from cubescan.synth.specs import random_scene_spec
 
     rng = np.random.default_rng(14)
     specs = [random_scene_spec(rng, [2, 3, 4, 5][i % 4]) for i in range(786)]

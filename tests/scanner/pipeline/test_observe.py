@@ -20,7 +20,7 @@ from cubescan.scanner.pipeline.observe import (
     view_changed,
 )
 from cubescan.scanner.pipeline.session import FaceObservation, ScanSession
-from cubescan.synth.scenes import scramble
+from cubescan.synth.specs import scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video
 
 

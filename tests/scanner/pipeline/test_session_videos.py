@@ -20,7 +20,7 @@ from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import apply_moves
 from cubescan.solver.slots import slot_sets
 from cubescan.solver.validate import validate
-from cubescan.synth.scenes import scramble
+from cubescan.synth.specs import scramble
 from cubescan.synth.video import (
     ScanVideo,
     colors_of_facelets,
