@@ -22,7 +22,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cubescan.calibration.naming import classify, name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
+from cubescan.calibration.naming import classify
 from cubescan.synth.colors import LIGHTS, draw_light, random_color_layout, render_stickers
 
 

@@ -23,7 +23,9 @@ import argparse
 
 import numpy as np
 
-from cubescan.calibration.naming import PALETTE_NAMES, classify, name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
+from cubescan.calibration.naming import classify
+from cubescan.calibration.palette import PALETTE_NAMES
 from cubescan.calibration.profile import learn_profile
 from cubescan.solver import random_state, solved_facelets
 from cubescan.synth.colors import (

@@ -359,3 +359,42 @@ def cct_to_xyz(kelvin: float) -> np.ndarray:
     else:
         y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
     return np.array([x / y, 1.0, (1 - x - y) / y])
+
+
+def adapt_to_whites(
+    lab: np.ndarray, whites: np.ndarray, target_l: float | None = None
+) -> np.ndarray:
+    """``lab`` white-balanced to each of several white points at once (as :func:`adapt_lab`).
+
+    Parameters
+    ----------
+    lab
+        (M, 3) CIELAB readings.
+    whites
+        (K, 3) CIELAB readings of the candidate white points.
+    target_l
+        Lightness each white is taken to; None keeps each white's own lightness (pure
+        chromatic adaptation, no exposure change).
+
+    Returns
+    -------
+    numpy.ndarray
+        (K, M, 3): the readings balanced to each white in turn.
+
+    Examples
+    --------
+    >>> whites = np.array([[80.0, 0.0, 20.0], [80.0, 0.0, 0.0]])
+    >>> balanced = adapt_to_whites(whites[:1], whites)  # the warm white, to each white
+    >>> np.abs(balanced[:, 0, 2]).round(1).tolist()  # neutral under itself, warm under white
+    [0.0, 20.0]
+    """
+    white_xyz = lab_to_xyz(whites)
+    white_cones = white_xyz @ BRADFORD.T
+    if target_l is None:
+        target_y = white_xyz[:, 1:2]
+    else:
+        target_y = np.full((len(whites), 1), lab_to_xyz(np.array([target_l, 0.0, 0.0]))[1])
+    target_cones = (BRADFORD @ D65_XYZ)[None, :] * target_y
+    cones = lab_to_xyz(lab) @ BRADFORD.T
+    adapted = cones[None, :, :] * (target_cones / white_cones)[:, None, :]
+    return xyz_to_lab(adapted @ BRADFORD_INV.T)

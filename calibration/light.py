@@ -35,7 +35,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from cubescan.calibration.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
-from cubescan.calibration.naming import name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
 
 MISFIT_DISTANCE = 12.0
 """ΔE beyond which a sticker counts as matching none of the other photos' colours."""

@@ -16,7 +16,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cubescan.calibration.naming import FACES, Classification, ColorInfo
+from cubescan.calibration.palette import FACES, Classification, ColorInfo
 from cubescan.solver import validate
 
 #: Stickers above this confidence are never recoloured.

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from cubescan.calibration.colorspace import rgb_to_lab
 from cubescan.calibration.naming import classify as classify_colors
-from cubescan.calibration.naming import colors_json
+from cubescan.calibration.palette import colors_json
 from cubescan.calibration.profile import Profile, load_profile
 from cubescan.calibration.repair import repair
 from cubescan.errors import BadInputError

@@ -11,7 +11,7 @@ import cv2
 from rich.console import Console
 from rich.table import Table
 
-from cubescan.calibration.naming import name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
 from cubescan.scanner.frames.imageio import read_image
 from cubescan.scanner.output.draw import NAME_BGR, annotate_face
 from cubescan.scanner.pipeline.check import read_face_photo

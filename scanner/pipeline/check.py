@@ -37,7 +37,8 @@ import cv2
 import numpy as np
 
 from cubescan.calibration.light import balance_photos, relight_misfits
-from cubescan.calibration.naming import Classification, ColorInfo, classify, colors_json
+from cubescan.calibration.naming import classify
+from cubescan.calibration.palette import Classification, ColorInfo, colors_json
 from cubescan.calibration.profile import Profile
 from cubescan.calibration.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from cubescan.errors import BadInputError

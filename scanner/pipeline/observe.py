@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cubescan.calibration.naming import name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.profile import Profile
 from cubescan.scanner.grid import FaceDetection, as_bgr, detect_grid
 from cubescan.scanner.pipeline.session import FaceObservation

@@ -12,7 +12,7 @@ from cubescan.calibration.colorspace import (
     lab_to_xyz,
     xyz_to_lab,
 )
-from cubescan.calibration.naming import name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
 
 
 def test_pale_sky_blue_beside_white_is_blue():

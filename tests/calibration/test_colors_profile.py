@@ -7,13 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubescan.calibration.colorspace import adapt_lab, lab_to_xyz, xyz_to_lab
-from cubescan.calibration.naming import (
-    _adapt_to_whites,
-    _balanced_labels,
-    classify,
-    profile_mahalanobis,
-)
+from cubescan.calibration.clustering import balanced_labels
+from cubescan.calibration.colorspace import adapt_lab, adapt_to_whites, lab_to_xyz, xyz_to_lab
+from cubescan.calibration.face_naming import profile_mahalanobis
+from cubescan.calibration.naming import classify
 from cubescan.calibration.profile import learn_profile
 from cubescan.solver import random_state, solved_facelets
 from cubescan.synth.colors import (
@@ -91,7 +88,7 @@ def test_batched_white_balance_matches_adapt_lab(seed):
     rng = np.random.default_rng(seed)
     lab = np.column_stack([rng.uniform(5, 100, 9), rng.uniform(-80, 80, (9, 2))])
     whites = np.column_stack([rng.uniform(40, 100, 4), rng.uniform(-20, 20, (4, 2))])
-    batched = _adapt_to_whites(lab, whites)
+    batched = adapt_to_whites(lab, whites)
     for k, white in enumerate(whites):
         np.testing.assert_allclose(batched[k], adapt_lab(lab, white), atol=1e-9)
 
@@ -107,7 +104,7 @@ def test_balanced_labels_are_optimal(seed, spread):
     centers = rng.normal(0, 30, (6, 3))
     points = centers[rng.permutation(np.repeat(np.arange(6), 9))] + rng.normal(0, spread, (54, 3))
     cost = ((points[:, None, :] - centers[None]) ** 2).sum(axis=2)
-    labels = _balanced_labels(cost, 9, np.empty(0, np.intp))
+    labels = balanced_labels(cost, 9, np.empty(0, np.intp))
     assert np.bincount(labels, minlength=6).tolist() == [9] * 6
     rows, cols = linear_sum_assignment(np.repeat(cost, 9, axis=1))
     assert cost[np.arange(54), labels].sum() == pytest.approx(cost[rows, cols // 9].sum())

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 import pytest
 
-from cubescan.calibration.naming import classify, name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
+from cubescan.calibration.naming import classify
 from cubescan.scanner.sampling import sample_cells
 
 NAMES = {"W": "white", "Y": "yellow", "R": "red", "O": "orange", "G": "green", "B": "blue"}

@@ -10,7 +10,7 @@ import pytest
 
 from cubescan.calibration.colorspace import BRADFORD, BRADFORD_INV, lab_to_xyz, xyz_to_lab
 from cubescan.calibration.light import balance_photos, relight_misfits
-from cubescan.calibration.naming import PALETTE_LAB
+from cubescan.calibration.palette import PALETTE_LAB
 from cubescan.scanner.pipeline.check import cube_report
 from cubescan.solver.cubie import random_state
 from cubescan.synth.colors import render_cube

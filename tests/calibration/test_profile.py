@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from cubescan.calibration.naming import PALETTE_LAB, PALETTE_NAMES, name_face_colors
+from cubescan.calibration.face_naming import name_face_colors
+from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
 from cubescan.calibration.profile import (
     Profile,
     delete_profile,
