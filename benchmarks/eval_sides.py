@@ -29,7 +29,8 @@ from eval_check import photos_of
 
 from cubescan.errors import CubescanError
 from cubescan.scanner.assemble import assemble
-from cubescan.scanner.pipeline.check import cube_report, read_cube_photos
+from cubescan.scanner.pipeline.check import cube_report
+from cubescan.scanner.pipeline.photos import read_cube_photos
 from cubescan.solver.cubie import random_state
 from cubescan.synth.specs import STANDARD_SCHEME
 

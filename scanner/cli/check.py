@@ -12,7 +12,8 @@ from rich.console import Console
 from cubescan.calibration.profile import load_profile
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli.validate import print_report
-from cubescan.scanner.pipeline.check import CubeReport, check_images, write_annotations
+from cubescan.scanner.output.annotations import write_annotations
+from cubescan.scanner.pipeline.check import CubeReport, check_images
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets

@@ -14,7 +14,7 @@ from rich.table import Table
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.scanner.frames.imageio import read_image
 from cubescan.scanner.output.draw import NAME_BGR, annotate_face
-from cubescan.scanner.pipeline.check import read_face_photo
+from cubescan.scanner.pipeline.photos import read_face_photo
 
 
 @click.command("read")

@@ -1,4 +1,4 @@
-"""One cube from six face readings: colours, assembly, repair, verdict, solution.
+"""One cube from its face readings: colors, assembly, repair, verdict, solution.
 
 :func:`cube_report` is the part of ``cubescan check`` that follows colour sampling:
 
@@ -12,6 +12,10 @@
    stickers that the photos show beside each face settle it, if they clearly do
    (:func:`cubescan.scanner.sides.weigh_alternatives`);
 5. validate, diagnose and, for a solvable 2x2 or 3x3, solve.
+
+:func:`check_images` is the whole of ``cubescan check``: photos read by
+:mod:`cubescan.scanner.pipeline.photos`, then :func:`cube_report`; :func:`check_folder` is one
+cube of a batch, annotated photos written too.
 
 Examples
 --------
@@ -27,13 +31,10 @@ Examples
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from cubescan.calibration.light import balance_photos, relight_misfits
@@ -44,12 +45,10 @@ from cubescan.calibration.repair import PHYSICAL_FAULTS, Repair, RepairResult, r
 from cubescan.errors import BadInputError
 from cubescan.scanner.assemble import Assembly, assemble, can_be_sound
 from cubescan.scanner.frames.imageio import read_image
-from cubescan.scanner.frames.sources import IMAGE_SUFFIXES
-from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.output.draw import annotate_face, draw_net, fills_from_names
+from cubescan.scanner.output.annotations import write_annotations
 from cubescan.scanner.output.report_html import thumbnail_data_uri
-from cubescan.scanner.sampling import sample_colors
-from cubescan.scanner.sides import SideSamples, sample_sides, weigh_alternatives
+from cubescan.scanner.pipeline.photos import FacePhoto, order_photos, read_cube_photos
+from cubescan.scanner.sides import SideSamples, weigh_alternatives
 from cubescan.solver.facelets import CubeState
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move, format_moves, size_from_length
@@ -558,225 +557,6 @@ def _settled_by_sides(
     return _repaired(_Assembled(chosen, _reordered(photo_order, chosen, symbols))), note
 
 
-# ------------------------------------------------------------------ photos
-
-
-_FACE_IN_NAME = re.compile(r"(?<![A-Za-z])([URFDLB])(?![A-Za-z])")
-
-
-def face_letter_of(path: Path) -> str | None:
-    """The face letter a photo's file name gives, if any (``U.jpg``, ``cube_F.png``...).
-
-    Parameters
-    ----------
-    path
-        The photo's path; only its stem (file name without suffix) is read.
-
-    Returns
-    -------
-    str or None
-        One of URFDLB: a face letter that stands apart from other letters in the stem (at
-        either end, or between non-letters such as ``_``, ``-``, digits); None when there
-        is none, or when the stem gives two different letters.
-
-    Examples
-    --------
-    >>> face_letter_of(Path("rubiks-side-R.png")), face_letter_of(Path("photo3.jpg"))
-    ('R', None)
-    >>> face_letter_of(Path("U-R.png")), face_letter_of(Path("cube_F_2.jpg"))  # two, or one
-    (None, 'F')
-    """
-    found = _FACE_IN_NAME.findall(path.stem)
-    return found[-1] if len(set(found)) == 1 else None
-
-
-def order_photos(paths: Sequence[Path]) -> list[Path]:
-    """Six photo paths in URFDLB order when their names say the face, else as given.
-
-    A single folder is expanded to the images in it.
-
-    Parameters
-    ----------
-    paths
-        Six image files, or a single folder (its files with an image suffix,
-        :data:`cubescan.scanner.frames.sources.IMAGE_SUFFIXES`, sorted by name, are taken).
-
-    Returns
-    -------
-    list of pathlib.Path
-        Sorted into URFDLB order when :func:`face_letter_of` gives all six faces, one
-        each; otherwise in the order given (or listed, for a folder).
-
-    Raises
-    ------
-    BadInputError
-        Not six images. (Names that give a face twice, or not all six, leave the photos in
-        the order given: the faces are told apart by their colours.)
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     for face in "BDFLRU":
-    ...         (Path(folder) / f"cube_{face}.jpg").touch()
-    ...     [path.name for path in order_photos([Path(folder)])]
-    ['cube_U.jpg', 'cube_R.jpg', 'cube_F.jpg', 'cube_D.jpg', 'cube_L.jpg', 'cube_B.jpg']
-    >>> [p.name for p in order_photos([Path(f"img{k}.png") for k in range(6)])]  # as given
-    ['img0.png', 'img1.png', 'img2.png', 'img3.png', 'img4.png', 'img5.png']
-    """
-    if len(paths) == 1 and paths[0].is_dir():
-        paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    if len(paths) != 6:
-        listed = ", ".join(p.name for p in paths) or "none"
-        raise BadInputError(
-            "missing-face",
-            f"a cube needs six face photos, found {len(paths)} ({listed}): give a folder with "
-            "six images or six image files",
-        )
-    letters = [face_letter_of(p) for p in paths]
-    if all(letters) and len(set(letters)) == 6:
-        return sorted(paths, key=lambda p: FACES.index(face_letter_of(p)))
-    return list(paths)
-
-
-@dataclass(frozen=True, eq=False)
-class FacePhoto:
-    """One photo read: the image, where the face's cells are, their colour samples, and
-    the colours seen beside the face (``sides``, :func:`cubescan.scanner.sides.sample_sides`)."""
-
-    source: str
-    image: np.ndarray
-    cells: np.ndarray
-    lab: np.ndarray
-    confidence: np.ndarray
-    sides: SideSamples | None = None
-
-
-def read_face_photo(
-    image: np.ndarray, source: str, size: int | None = None, *, thorough: bool = True
-) -> FacePhoto:
-    """Find the face's grid in a photo and sample each sticker's colour.
-
-    A photo is taken to show a face, so by default the detector's thorough search runs
-    when its fast one finds nothing (see :func:`cubescan.scanner.grid.detect_grid`).
-
-    Parameters
-    ----------
-    image
-        The photo (BGR ``uint8``, (height, width, 3); grayscale and BGRA accepted).
-    source
-        The photo's name, for the result and error messages.
-    size
-        N, when known (detected otherwise).
-    thorough
-        Run the detector's thorough search when the fast one finds nothing.
-
-    Returns
-    -------
-    FacePhoto
-        ``image`` as given, ``cells`` (N*N, 4, 2) cell outlines in pixels, ``lab`` (N*N, 3)
-        CIELAB samples and ``confidence`` (N*N,) per cell, all row-major as the photo
-        shows the face, and ``sides``, the colours seen beside the face.
-
-    Raises
-    ------
-    BadInputError
-        When no cube face is found in the photo.
-
-    Examples
-    --------
-    >>> from cubescan.synth.specs import random_scene_spec
-    >>> from cubescan.synth.scenes import render_scene
-    >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(320, 240), hard=False)
-    >>> photo = read_face_photo(render_scene(spec)[0], "U.png")
-    >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
-    ((9, 3), (9, 4, 2), (4, 3, 3))
-    >>> read_face_photo(np.zeros((120, 160, 3), np.uint8), "blank.png")
-    Traceback (most recent call last):
-    ...
-    cubescan.errors.BadInputError: blank.png: no cube face found; the face should fill ...
-    """
-    detection = detect_grid(image, size, thorough=thorough)
-    if detection is None:
-        raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
-    samples = sample_colors(image, detection)
-    sides = sample_sides(image, detection)
-    return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence, sides)
-
-
-_NO_FACE_ADVICE = (
-    "the face should fill a good part of the photo, in focus, with all its stickers visible"
-)
-
-
-def _try_face(image: np.ndarray, source: str, size: int | None) -> FacePhoto | None:
-    # The fast search only: a photo it misses is read again, thoroughly, once N is known.
-    try:
-        return read_face_photo(image, source, size, thorough=False)
-    except BadInputError as err:
-        if err.code != "no-face":
-            raise
-        return None
-
-
-def _majority_size(photos: Sequence[FacePhoto]) -> int:
-    sizes = Counter(round(len(p.lab) ** 0.5) for p in photos)
-    return sizes.most_common(1)[0][0]
-
-
-def read_cube_photos(
-    images: Sequence[np.ndarray], sources: Sequence[str], size: int | None = None
-) -> list[FacePhoto]:
-    """Find the face in each of a cube's six photos and sample its stickers.
-
-    The photos of one cube help each other: when ``size`` is not given, the N that most
-    photos show is the cube's, and a photo where no face (or a face of another N) was
-    found is read again knowing N, which lets the detector accept more (a stray match
-    beside the face, a row hidden by a finger).
-
-    Parameters
-    ----------
-    images
-        The photos (BGR), one face each.
-    sources
-        A name per photo, for error messages.
-    size
-        N, when known.
-
-    Returns
-    -------
-    list of FacePhoto
-        In the order of ``images``, all of one N.
-
-    Raises
-    ------
-    BadInputError
-        ``no-face``: no face in any photo, or in one photo even knowing N (named).
-
-    Examples
-    --------
-    >>> from cubescan.synth.specs import random_scene_spec
-    >>> from cubescan.synth.scenes import render_scene
-    >>> rng = np.random.default_rng(3)
-    >>> image = render_scene(random_scene_spec(rng, 3, resolution=(640, 480), hard=False))[0]
-    >>> [len(p.lab) for p in read_cube_photos([image], ["U.png"])]
-    [9]
-    """
-    found = [_try_face(image, source, size) for image, source in zip(images, sources, strict=True)]
-    seen = [photo for photo in found if photo is not None]
-    if not seen:
-        raise BadInputError(
-            "no-face", "no cube face was found in any of the photos: " + _NO_FACE_ADVICE
-        )
-    common = size or _majority_size(seen)
-    return [
-        photo
-        if photo is not None and len(photo.lab) == common * common
-        else read_face_photo(image, source, common)
-        for photo, image, source in zip(found, images, sources, strict=True)
-    ]
-
-
 def check_images(
     paths: Sequence[str | Path],
     size: int | None = None,
@@ -869,67 +649,3 @@ def check_folder(folder: Path, out: Path) -> dict:
     target = out / "annotated" / folder.name
     thumbnails = [thumbnail_data_uri(image) for image in write_annotations(report, photos, target)]
     return {**report.to_dict(), "thumbnails": thumbnails}
-
-
-def write_annotations(
-    report: CubeReport, photos: Sequence[FacePhoto], folder: Path
-) -> list[np.ndarray]:
-    """Write each photo with its grid and colour names, and the cube's net, into ``folder``.
-
-    Returns the annotated photos (for thumbnails).
-
-    Parameters
-    ----------
-    report
-        The cube's report (:func:`cube_report`).
-    photos
-        The photos it was read from (:func:`read_cube_photos`), matched to the report's
-        placements by ``source``.
-    folder
-        Destination, made if missing: ``<photo stem>-annotated.jpg`` per photo (colours
-        as read, before repair), and ``net.png`` (the cube after repair, stickers with
-        problems outlined).
-
-    Returns
-    -------
-    list of numpy.ndarray
-        The annotated photos (BGR ``uint8``, each the size of its photo), in the order of
-        ``photos``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> cube = Path(__file__).parents[2] / "sample_images" / "cube_3x3"  # six rendered photos
-    >>> report, photos = check_images([cube], solve=False)
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     annotated = write_annotations(report, photos, Path(folder))
-    ...     written = sorted(p.name for p in Path(folder).iterdir())
-    >>> len(annotated), annotated[0].shape == photos[0].image.shape
-    (6, True)
-    >>> written
-    ['B-annotated.jpg', 'D-annotated.jpg', ..., 'U-annotated.jpg', 'net.png']
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    per_face = report.size * report.size
-    names = {face: info.name for face, info in report.colors.items()}
-    fills = fills_from_names(names, {face: info.lab for face, info in report.colors.items()})
-    index_of = {p.source: i for i, p in enumerate(report.photos)}
-    annotated = []
-    for photo in photos:
-        placement = report.photos[index_of[photo.source]]
-        start = FACES.index(placement.face) * per_face
-        grid = np.arange(per_face).reshape(report.size, report.size)
-        # Photo cell k shows the face sticker that the photo's quarter turns bring it to.
-        where = np.empty(per_face, dtype=int)
-        where[np.rot90(grid, -placement.quarter_turns).ravel()] = np.arange(per_face)
-        letters = [report.read_facelets[start + where[k]] for k in range(per_face)]
-        image = annotate_face(
-            photo.image, photo.cells, [names[x] for x in letters], [fills[x] for x in letters]
-        )
-        cv2.imwrite(str(folder / f"{Path(photo.source).stem}-annotated.jpg"), image)
-        annotated.append(image)
-    marked = frozenset(i for p in report.validation.problems for i in p.facelets)
-    cv2.imwrite(
-        str(folder / "net.png"), draw_net(report.facelets, report.size, fills, marked=marked)
-    )
-    return annotated

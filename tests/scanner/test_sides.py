@@ -12,7 +12,8 @@ import pytest
 from cubescan.calibration.colorspace import bgr_to_lab
 from cubescan.scanner.assemble import assemble, rotate_face
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.pipeline.check import cube_report, read_cube_photos
+from cubescan.scanner.pipeline.check import cube_report
+from cubescan.scanner.pipeline.photos import read_cube_photos
 from cubescan.scanner.sides import (
     SideSamples,
     border_cells,

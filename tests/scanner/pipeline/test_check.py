@@ -164,7 +164,7 @@ def test_a_photo_the_fast_search_misses_is_read_thoroughly_once_n_is_known():
     # live detector misses; the other five photos say N = 3, and the thorough search with N
     # known finds its face.
     from cubescan.scanner.grid import detect_grid
-    from cubescan.scanner.pipeline.check import read_cube_photos
+    from cubescan.scanner.pipeline.photos import read_cube_photos
     from cubescan.synth.scenes import render_scene
     from cubescan.synth.specs import random_scene_spec
 
