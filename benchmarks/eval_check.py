@@ -45,9 +45,9 @@ import cv2
 import numpy as np
 
 from cubescan.errors import CubescanError
-from cubescan.scanner.assemble import rotate_face
 from cubescan.scanner.pipeline.check import CubeReport, cube_report
 from cubescan.scanner.pipeline.photos import FacePhoto, read_cube_photos
+from cubescan.scanner.placements import rotate_face
 from cubescan.solver.cubie import random_state
 from cubescan.solver.fixes import reassembly_fault
 from cubescan.solver.geometry import FACES

@@ -170,7 +170,8 @@ def equalise_faces(
     --------
     >>> lab = np.tile([[80.0, 0.0, 0.0]], (54, 1))
     >>> lab[:9] = [60.0, 0.0, 0.0]  # face U in shadow
-    >>> equalise_faces(lab, np.zeros(54, int), 3)[[0, 9], 0].round(1).tolist()
+    >>> labels = np.tile(np.arange(9) % 6, 6)  # every face shows colors 0-5
+    >>> equalise_faces(lab, labels, 3)[[0, 9], 0].round(1).tolist()
     [77.2, 77.2]
     """
     per_face = size * size

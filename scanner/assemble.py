@@ -47,40 +47,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import permutations
+from functools import cache
 from operator import itemgetter
 
 import numpy as np
 
 from cubescan.errors import BadInputError
+from cubescan.scanner.placements import (
+    PLACEMENT_ORDER,
+    Candidate,
+    Placement,
+    broken_pieces_grid,
+    color_codes,
+    count_placements,
+    rotate_face,
+)
 from cubescan.solver.facelets import STANDARD_SCHEME, CubeState
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import apply_moves, parse_moves, sequence_permutation, size_from_length
 from cubescan.solver.slots import slot_sets
 from cubescan.solver.validate import ValidationReport, structural_problem_count, validate
-
-# Faces in the order they are placed: each new face completes as many pieces as possible.
-_PLACEMENT_ORDER = "UFRBLD"
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one photo went: the face it shows and the clockwise quarter turns applied.
-
-    Attributes
-    ----------
-    photo
-        Index of the photo in the input.
-    face
-        The face letter (URFDLB) in the final orientation.
-    quarter_turns
-        Clockwise quarter turns (0-3) that bring the photo to the net orientation.
-    """
-
-    photo: int
-    face: str
-    quarter_turns: int
 
 
 @dataclass(frozen=True)
@@ -120,257 +106,8 @@ class Assembly:
     alternative_placements: tuple[tuple[Placement, ...], ...] = ()
 
 
-def rotate_face(symbols: str, size: int, quarter_turns: int) -> str:
-    """Turn one face's N*N symbols (row-major) clockwise by ``quarter_turns``.
-
-    Parameters
-    ----------
-    symbols
-        The face's N*N one-character symbols, row-major from the top.
-    size
-        N.
-    quarter_turns
-        Clockwise quarter turns (any integer; negative turns counter-clockwise).
-
-    Returns
-    -------
-    str
-        The turned face's symbols, row-major.
-
-    Examples
-    --------
-    >>> rotate_face("abcd", 2, 1)
-    'cadb'
-    """
-    grid = np.array(list(symbols)).reshape(size, size)
-    return "".join(np.rot90(grid, -quarter_turns).ravel())
-
-
-@cache
-def _slot_groups(size: int, faces: str) -> tuple[tuple[int, tuple[int, ...], np.ndarray], ...]:
-    """The slots whose stickers all lie on ``faces``, grouped by the faces they touch.
-
-    Returns triples (index into ``slot_sets(size)``, the positions in ``faces`` of the
-    faces each sticker lies on, an (n, width) array of the stickers' cells on their faces).
-    """
-    per_face = size * size
-    groups: dict[tuple[int, tuple[int, ...]], list[list[int]]] = {}
-    for number, slot_set in enumerate(slot_sets(size)):
-        for slot in slot_set.slots:
-            on = tuple(FACES[i // per_face] for i in slot)
-            if all(face in faces for face in on):
-                key = (number, tuple(faces.index(face) for face in on))
-                groups.setdefault(key, []).append([i % per_face for i in slot])
-    return tuple((number, axes, np.array(cells)) for (number, axes), cells in groups.items())
-
-
-@cache
-def _piece_tables(size: int) -> tuple[np.ndarray, ...]:
-    """Per orbit, whether face indices (0-5 = URFDLB, 6 = no face) read as a real piece."""
-    tables = []
-    for slot_set in slot_sets(size):
-        width = len(slot_set.slots[0])
-        table = np.zeros((7,) * width, dtype=bool)
-        for reading in slot_set.pieces:
-            table[tuple(FACES.index(face) for face in reading)] = True
-        tables.append(table)
-    return tuple(tables)
-
-
-@dataclass(frozen=True)
-class _Broken:
-    """Broken pieces for every assignment of photos to faces and every rotation.
-
-    Attributes
-    ----------
-    total
-        (assignments, len(turns[0]), len(turns[1]), ...) slots that do not read as a
-        real piece, over the slots whose faces are all placed.
-    groups
-        Per group of slots on the same faces: (orbit, the grid axes of those faces in
-        increasing order, the group's broken slots over the assignment and those axes).
-    """
-
-    total: np.ndarray
-    groups: tuple[tuple[int, tuple[int, ...], np.ndarray], ...]
-
-    def orbits(self, cells: np.ndarray) -> np.ndarray:
-        """How many orbits have a broken piece, at each of the grid's flat ``cells``."""
-        where = np.unravel_index(cells, self.total.shape)
-        per_orbit: dict[int, np.ndarray] = {}
-        for orbit, axes, counts in self.groups:
-            at = counts[(where[0], *(where[1 + axis] for axis in axes))]
-            per_orbit[orbit] = per_orbit.get(orbit, 0) + at
-        return sum((counts > 0).astype(int) for counts in per_orbit.values())
-
-
-def _spread(counts: np.ndarray, axes: tuple[int, ...], onto: tuple[int, ...]) -> np.ndarray:
-    """``counts`` over the assignment and ``axes``, shaped to broadcast over ``onto``."""
-    shape = [counts.shape[0]] + [1] * len(onto)
-    for k, axis in enumerate(axes):
-        shape[1 + onto.index(axis)] = counts.shape[1 + k]
-    return counts.reshape(shape)
-
-
-def _broken_grid(
-    size: int,
-    faces: str,
-    photo_of: np.ndarray,
-    codes: np.ndarray,
-    face_of_color: np.ndarray,
-    turns: Sequence[Sequence[int]],
-) -> _Broken:
-    """Broken pieces for every assignment of photos and every rotation at once.
-
-    Parameters
-    ----------
-    size
-        N.
-    faces
-        The faces placed (grid axes after the assignment axis), e.g. ``"UFRBLD"``.
-    photo_of
-        (assignments, len(faces)) the photo placed on each face, per assignment.
-    codes
-        (photos, 4, N*N) each photo's colour codes, turned 0-3 quarter turns.
-    face_of_colour
-        (assignments, colours) the face index (0-5, 6 for none) each colour code names.
-    turns
-        Per face, the quarter turns tried (a grid axis of that length).
-
-    Returns
-    -------
-    _Broken
-    """
-    assignments = len(photo_of)
-    tables = _piece_tables(size)
-    groups = []
-    for number, axes, cells in _slot_groups(size, faces):
-        width = len(axes)
-        # One index array per sticker, each turning along its own face's axis.
-        index = [np.arange(assignments).reshape(-1, *[1] * width, 1)]
-        for j, axis in enumerate(axes):
-            sticker = codes[photo_of[:, axis]][:, list(turns[axis])][:, :, cells[:, j]]
-            color_shape = [assignments] + [1] * width + [len(cells)]
-            color_shape[1 + j] = len(turns[axis])
-            index.append(face_of_color[index[0], sticker.reshape(color_shape)])
-        broken = np.count_nonzero(~tables[number][tuple(index[1:])], axis=-1).astype(np.int8)
-        order = np.argsort(axes)
-        groups.append((number, tuple(sorted(axes)), broken.transpose(0, *(1 + order))))
-    # Sum small first: each group into a block over a superset of its faces (an edge into
-    # a corner's block), then the few blocks into the whole grid.
-    blocks: dict[tuple[int, ...], np.ndarray] = {}
-    for _, axes, counts in sorted(groups, key=lambda group: -len(group[1])):
-        host = next((block for block in blocks if set(axes) <= set(block)), None)
-        if host is None:
-            blocks[axes] = counts.copy()
-        else:
-            blocks[host] += _spread(counts, axes, host)
-    everything = tuple(range(len(faces)))
-    total = np.zeros((assignments, *(len(t) for t in turns)), dtype=np.int8)
-    for axes, counts in blocks.items():
-        total += _spread(counts, axes, everything)
-    return _Broken(total, tuple(groups))
-
-
-def _color_codes(readings: Sequence[str], size: int, colors: str) -> np.ndarray:
-    """(photos, 4, N*N) each photo's symbols, turned 0-3 times, as indices into ``colors``
-    (``len(colors)`` for a symbol not among them)."""
-    code = {symbol: i for i, symbol in enumerate(colors)}
-    return np.array(
-        [
-            [[code.get(s, len(colors)) for s in rotate_face(r, size, k)] for k in range(4)]
-            for r in readings
-        ]
-    )
-
-
 def _standard_symbols(readings: Sequence[str]) -> bool:
     return set("".join(readings)) <= set(STANDARD_SCHEME)
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    broken: int
-    letters: str  # the cube in the user's symbols, facelet order, as placed
-    placements: tuple[Placement, ...]
-
-
-@dataclass(frozen=True)
-class _Placings:
-    """Every placement of the six photos, with the broken pieces of each, per orbit."""
-
-    readings: tuple[str, ...]
-    size: int
-    photo_of: np.ndarray  # (assignments, 6) photo on each face of _PLACEMENT_ORDER
-    turns: tuple[tuple[int, ...], ...]  # per face of _PLACEMENT_ORDER, the turns tried
-    broken: _Broken
-
-    def candidates(self, cells: np.ndarray) -> list[_Candidate]:
-        """The placements at the grid's flat ``cells`` (in increasing order), as cubes.
-
-        In search order (assignment, then U's, F's, ... turns); of placements giving the
-        same cube, only the first is kept.
-        """
-        per_face = self.size * self.size
-        rotated = [[rotate_face(r, self.size, k) for k in range(4)] for r in self.readings]
-        # A face that looks the same turned (a plain face) is taken in its fewest turns:
-        # drop the other cells at once, there can be hundreds of thousands of them.
-        repeats = np.array([[r[k] in r[:k] for k in range(4)] for r in rotated])
-        where = np.unravel_index(cells, self.broken.total.shape)
-        first = np.ones(len(cells), dtype=bool)
-        for k, turns in enumerate(self.turns):
-            first &= ~repeats[self.photo_of[where[0], k], np.asarray(turns)[where[1 + k]]]
-        found: dict[str, _Candidate] = {}
-        for flat in cells[first]:
-            assignment, *steps = np.unravel_index(flat, self.broken.total.shape)
-            placed = [
-                Placement(int(self.photo_of[assignment, k]), face, self.turns[k][steps[k]])
-                for k, face in enumerate(_PLACEMENT_ORDER)
-            ]
-            letters = ["?"] * (6 * per_face)
-            for p in placed:
-                start = FACES.index(p.face) * per_face
-                letters[start : start + per_face] = rotated[p.photo][p.quarter_turns]
-            symbols = "".join(letters)
-            if symbols not in found:
-                found[symbols] = _Candidate(
-                    int(self.broken.total.flat[flat]), symbols, tuple(placed)
-                )
-        return list(found.values())
-
-
-@lru_cache(maxsize=4)
-def _placings(readings: tuple[str, ...], size: int) -> _Placings:
-    """The broken pieces of every placement of the photos (see the module's notes).
-
-    The first candidate for U stays on U; the other five photos take the five other faces
-    in each of the 120 orders, every photo in each of its four rotations (even N: U's
-    photo only as taken). Every slot is read for every placement at once, as arrays.
-    Cached, so that :func:`can_be_sound` and :func:`assemble` read the slots once.
-    """
-    per_face = size * size
-    odd = size % 2 == 1
-    if odd:
-        centers = "".join(r[per_face // 2] for r in readings)
-        anchor = centers.index("W") if "W" in centers else 0
-        anchor_turns: tuple[int, ...] = (0, 1, 2, 3)
-    else:
-        centers = "".join(STANDARD_SCHEME)
-        anchor, anchor_turns = 0, (0,)
-    others = [p for p in range(6) if p != anchor]
-    photo_of = np.array([(anchor, *order) for order in permutations(others)])
-    face_index = [FACES.index(face) for face in _PLACEMENT_ORDER]
-    if odd:
-        # A colour names the face its centre's photo is placed on.
-        face_of_color = np.full((len(photo_of), 7), 6)
-        face_of_color[np.arange(len(photo_of))[:, None], photo_of] = face_index
-    else:
-        standard = [FACES.index(STANDARD_SCHEME[c]) for c in centers] + [6]
-        face_of_color = np.tile(standard, (len(photo_of), 1))
-    turns = (anchor_turns, *[(0, 1, 2, 3)] * 5)
-    codes = _color_codes(readings, size, centers)
-    broken = _broken_grid(size, _PLACEMENT_ORDER, photo_of, codes, face_of_color, turns)
-    return _Placings(tuple(readings), size, photo_of, turns, broken)
 
 
 @dataclass(frozen=True)
@@ -411,14 +148,14 @@ def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
     >>> check_partial({"U": "W" * 9, "F": "GYGYGYGYG"}, 3)  # yellow beside white: impossible
     PartialCheck(broken=1, pieces=('UF',))
     """
-    order = "".join(face for face in _PLACEMENT_ORDER if face in faces)
+    order = "".join(face for face in PLACEMENT_ORDER if face in faces)
     photos = [faces[face] for face in order]
     colors = "".join(STANDARD_SCHEME)
     face_of_color = np.array([[FACES.index(STANDARD_SCHEME[c]) for c in colors] + [6]])
     turns = ((0, 1, 2, 3),) * len(order)
-    codes = _color_codes(photos, size, colors)
+    codes = color_codes(photos, size, colors)
     photo_of = np.arange(len(order))[None, :]
-    total = _broken_grid(size, order, photo_of, codes, face_of_color, turns).total
+    total = broken_pieces_grid(size, order, photo_of, codes, face_of_color, turns).total
     # The first best placement in search order: each face in its fewest quarter turns.
     best = np.unravel_index(int(np.argmin(total)), total.shape)[1:]
     letters = ["?"] * (6 * size * size)
@@ -561,7 +298,7 @@ def can_be_sound(readings: Sequence[str]) -> bool:
     (True, False)
     """
     size = _check_readings(readings)
-    return int(_placings(tuple(readings), size).broken.total.min()) == 0
+    return int(count_placements(tuple(readings), size).broken.total.min()) == 0
 
 
 def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
@@ -616,10 +353,10 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     size = _check_readings(readings)
     centers = [r[size * size // 2] for r in readings]
     up, front = ("W", "G") if {"W", "G"} <= set(centers) else (centers[0], centers[2])
-    placings = _placings(tuple(readings), size)
+    placings = count_placements(tuple(readings), size)
     total = placings.broken.total
     fewest = int(total.min())
-    ranked = _ranked(placings.candidates(np.flatnonzero(total == fewest)), size, up, front)
+    ranked = rank_candidates(placings.candidates(np.flatnonzero(total == fewest)), size, up, front)
     reach = _slack_reach(min(item[0] for item in ranked), readings, size)
     if reach > 0:
         # Not a sound cube. A duplicated piece is a real piece, so a placement that
@@ -628,8 +365,8 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
         # can still rank first (their broken pieces in at most ``reach`` orbits).
         cells = np.flatnonzero(total == fewest + 1)
         within = cells[placings.broken.orbits(cells) <= reach]
-        ranked += _ranked(placings.candidates(within), size, up, front)
-    scored = _diagnosed(ranked)
+        ranked += rank_candidates(placings.candidates(within), size, up, front)
+    scored = diagnose_leaders(ranked)
     # The most plausible reading wins, but every other reading whose pieces are just as
     # real is an ambiguity to report: a photo turned by half a turn can make a cube
     # with two swapped pieces look solvable, and that must not be hidden.
@@ -652,11 +389,32 @@ def assemble(readings: Sequence[str], orientation: str = "auto") -> Assembly:
     )
 
 
-def _ranked(candidates: list[_Candidate], size: int, up: str, front: str) -> list[tuple]:
+def rank_candidates(candidates: list[Candidate], size: int, up: str, front: str) -> list[tuple]:
     """The candidates held in the standard orientation, with their cheap ranking keys.
 
-    Each item: ((structural problems, scheme penalty, broken pieces), quarter turns used,
-    candidate, rotation, state).
+    Parameters
+    ----------
+    candidates
+        Placements as cubes (:meth:`~cubescan.scanner.placements.Placings.candidates`).
+    size
+        N.
+    up, front
+        The colors held on U and F (white and green when the cube has them).
+
+    Returns
+    -------
+    list of tuple
+        Per candidate: ((structural problems, scheme penalty, broken pieces), photos turned,
+        candidate, the rotation that holds it in the standard orientation, its CubeState).
+
+    Examples
+    --------
+    >>> readings = ("W" * 4, "R" * 4, "G" * 4, "Y" * 4, "O" * 4, "B" * 4)
+    >>> placings = count_placements(readings, 2)
+    >>> best = placings.candidates(np.flatnonzero(placings.broken.total == 0))
+    >>> key, turned, _, _, state = rank_candidates(best, 2, "W", "G")[0]
+    >>> key, state.facelets
+    ((0, 0, 0), 'UUUURRRRFFFFDDDDLLLLBBBB')
     """
     ranked = []
     for candidate in candidates:
@@ -674,12 +432,30 @@ def _ranked(candidates: list[_Candidate], size: int, up: str, front: str) -> lis
     return ranked
 
 
-def _diagnosed(ranked: list[tuple]) -> list[tuple]:
+def diagnose_leaders(ranked: list[tuple]) -> list[tuple]:
     """The ranked candidates, best first, the leaders diagnosed.
 
-    Each item: (score, quarter turns used, candidate, rotation, state, report); the score
-    adds the number of problems, and the report is there, for the candidates tied with
-    the best on the first three keys (the only ones the caller reads), None for the rest.
+    Parameters
+    ----------
+    ranked
+        Items of :func:`rank_candidates`.
+
+    Returns
+    -------
+    list of tuple
+        (score, photos turned, candidate, rotation, state, report), sorted by score then
+        photos turned. The score adds the number of problems to the ranking key; the report
+        is there for the candidates tied with the best on the ranking key (the only ones
+        :func:`assemble` reads), None for the rest.
+
+    Examples
+    --------
+    >>> readings = ("W" * 4, "R" * 4, "G" * 4, "Y" * 4, "O" * 4, "B" * 4)
+    >>> placings = count_placements(readings, 2)
+    >>> best = placings.candidates(np.flatnonzero(placings.broken.total == 0))
+    >>> score, turned, _, _, state, report = diagnose_leaders(rank_candidates(best, 2, "W", "G"))[0]
+    >>> score, turned, report.valid
+    ((0, 0, 0, 0), 0, True)
     """
     best = min(item[0] for item in ranked)
     scored = []

@@ -141,7 +141,7 @@ def _steps(cells: np.ndarray) -> int:
     return min(max(round(inner_side), _MIN_STEPS), _MAX_STEPS)
 
 
-def _robust_colors(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def robust_colors(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the trimmed median of its non-glare points, and their spread.
 
     ``lab`` holds each cell's points (C, P, 3), ``valid`` which of them lie inside the
@@ -149,8 +149,29 @@ def _robust_colors(lab: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.n
     never reaches; points much lighter and greyer than it are glare (unless most of the
     patch is: then that is the sticker's own colour). The sample is the median of the
     kept points nearest their median (up to the 75th percentile of distance); the spread
-    is the kept points' median distance from it. Cells with fewer than ``_MIN_POINTS``
-    valid points get NaN and an infinite spread.
+    is the kept points' median distance from it.
+
+    Parameters
+    ----------
+    lab
+        (C, P, 3) each cell's points, CIELAB.
+    valid
+        (C, P) which of them lie inside the frame.
+
+    Returns
+    -------
+    samples : numpy.ndarray
+        (C, 3) each cell's color; NaN for a cell with fewer than three valid points.
+    spread : numpy.ndarray
+        (C,) the kept points' median distance from the sample; infinite where unread.
+
+    Examples
+    --------
+    >>> lab = np.tile([50.0, 40.0, 20.0], (1, 8, 1))
+    >>> lab[0, :2] = [97.0, 0.0, 0.0]  # a highlight on two of the eight points
+    >>> samples, spread = robust_colors(lab, np.ones((1, 8), bool))
+    >>> samples.tolist(), spread.tolist()
+    ([[50.0, 40.0, 20.0]], [0.0])
     """
     samples = np.full((len(lab), 3), np.nan)
     spread = np.full(len(lab), np.inf)
@@ -313,7 +334,7 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     pixels = cv2.remap(image, inside, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     pixels_lab = bgr_to_lab(pixels)
     inner = pixels_lab[:, :inner_count], valid[:, :inner_count]
-    lab, spread = _robust_colors(*inner)
+    lab, spread = robust_colors(*inner)
     lab, spread = _unglared_colors(
         lab, spread, inner, (pixels_lab[:, inner_count:], valid[:, inner_count:])
     )

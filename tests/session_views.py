@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cubescan.scanner.assemble import rotate_face
 from cubescan.scanner.pipeline.session import FaceObservation, ScanSession
+from cubescan.scanner.placements import rotate_face
 from cubescan.synth.colors import render_cube
 
 TO_LETTERS = str.maketrans("URFDLB", "WRGYOB")

@@ -30,8 +30,9 @@ import numpy as np
 
 from cubescan.calibration.profile import Profile
 from cubescan.errors import BadInputError, CubescanError
-from cubescan.scanner.assemble import check_partial, rotate_face
+from cubescan.scanner.assemble import check_partial
 from cubescan.scanner.pipeline.check import cube_report
+from cubescan.scanner.placements import rotate_face
 from cubescan.solver.facelets import STANDARD_SCHEME
 from cubescan.solver.geometry import FACES, OPPOSITE
 

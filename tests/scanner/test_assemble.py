@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cubescan.errors import BadInputError
-from cubescan.scanner.assemble import _diagnosed, _placings, _ranked, assemble, rotate_face
+from cubescan.scanner.assemble import assemble, diagnose_leaders, rank_candidates
+from cubescan.scanner.placements import count_placements, rotate_face
 from cubescan.solver.cubie import corner_slots, edge_slots, random_state
 from cubescan.solver.fixes import Fix, apply_fix, flip_edge_fix, swap_pieces_fix, twist_corner_fix
 from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
@@ -180,7 +181,7 @@ def test_every_placement_is_counted_as_a_slot_by_slot_reading_would(seed, count)
     # not real pieces; read one placement's cube slot by slot and the counts must agree.
     rng = np.random.default_rng(seed)
     photos = photos_of(misread(random_state(rng), count, rng), 3, rng)
-    placings = _placings(tuple(photos), 3)
+    placings = count_placements(tuple(photos), 3)
     total = placings.broken.total
     cells = rng.choice(total.size, 40, replace=False)
     cells.sort()
@@ -210,13 +211,13 @@ def test_the_bounded_second_look_weighs_every_placement_that_could_win(fault, se
     state = misread(state, 2, rng) if fault == "misread" else inject(state, fault, rng)
     photos = photos_of(state, 3, rng)
     result = assemble(photos)
-    placings = _placings(tuple(photos), 3)
+    placings = count_placements(tuple(photos), 3)
     total = placings.broken.total
     fewest = int(total.min())
     centers = [p[4] for p in photos]
     up, front = ("W", "G") if {"W", "G"} <= set(centers) else (centers[0], centers[2])
     everything = placings.candidates(np.flatnonzero(total <= fewest + 1))
-    scored = _diagnosed(_ranked(everything, 3, up, front))
+    scored = diagnose_leaders(rank_candidates(everything, 3, up, front))
     best = [item for item in scored if item[0][:3] == scored[0][0][:3]]
     assert result.facelets == scored[0][4].facelets
     assert result.broken_pieces == scored[0][2].broken

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cubescan.calibration.colorspace import bgr_to_lab
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.sampling import _robust_colors, patch_points, sample_cells, sample_colors
+from cubescan.scanner.sampling import patch_points, robust_colors, sample_cells, sample_colors
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import canonical_view, random_scene_spec
 
@@ -92,7 +92,7 @@ def test_the_compiled_rule_is_the_plain_rule(seed, points, glare_share):
     glare = rng.random((cells, points)) < glare_share
     lab[glare] = np.array([97.0, 0.0, 0.0]) + rng.normal(0, 1, (glare.sum(), 3))
     valid = rng.random((cells, points)) < 0.9
-    samples, spread = _robust_colors(lab, valid)
+    samples, spread = robust_colors(lab, valid)
     for cell in range(cells):
         if valid[cell].sum() < 3:
             assert np.isnan(samples[cell]).all() and spread[cell] == np.inf

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from cubescan.calibration.colorspace import bgr_to_lab
-from cubescan.scanner.assemble import assemble, rotate_face
+from cubescan.scanner.assemble import assemble
 from cubescan.scanner.grid import detect_grid
 from cubescan.scanner.pipeline.check import cube_report
 from cubescan.scanner.pipeline.photos import read_cube_photos
+from cubescan.scanner.placements import rotate_face
 from cubescan.scanner.sides import (
     SideSamples,
     border_cells,

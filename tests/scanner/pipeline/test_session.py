@@ -7,8 +7,8 @@ import pytest
 from session_views import show, views
 
 from cubescan.errors import BadInputError
-from cubescan.scanner.assemble import rotate_face
 from cubescan.scanner.pipeline.session import FaceObservation, ScanSession
+from cubescan.scanner.placements import rotate_face
 from cubescan.solver.cubie import random_state
 from cubescan.solver.moves import apply_moves, solved_facelets
 

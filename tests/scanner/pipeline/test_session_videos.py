@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cubescan.scanner.assemble import check_partial, rotate_face
+from cubescan.scanner.assemble import check_partial
 from cubescan.scanner.cli import main
+from cubescan.scanner.placements import rotate_face
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import apply_moves
 from cubescan.solver.slots import slot_sets
