@@ -34,11 +34,43 @@ class CubescanError(Exception):
 
 
 class BadInputError(CubescanError):
-    """The input could not be read at all (wrong length, unknown move, corrupt file...)."""
+    """The input could not be read at all (wrong length, unknown move, corrupt file...).
+
+    The command line answers it with one line on stderr and exit status 2.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import parse_moves
+    >>> try:
+    ...     parse_moves("R U Q")
+    ... except BadInputError as err:
+    ...     print(err.code)
+    bad-move
+    """
 
 
 class UnsolvableCubeError(CubescanError):
-    """The cube was read but cannot be solved; ``report`` holds the full diagnosis."""
+    """The cube was read but cannot be solved; ``report`` holds the full diagnosis.
+
+    Parameters
+    ----------
+    code
+        The first problem's stable code, e.g. ``"corner-twist"``.
+    message
+        What is wrong.
+    report
+        The validator's report (a :class:`~cubescan.solver.validate.ValidationReport`).
+
+    Examples
+    --------
+    >>> from cubescan.solver.solve import solve
+    >>> twisted = "UUUUUUUUFURRRRRRRRFFRFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"  # corner UFR turned
+    >>> try:
+    ...     solve(twisted)
+    ... except UnsolvableCubeError as err:
+    ...     print(err.code, [p.code for p in err.report.problems])
+    corner-twist ['corner-twist']
+    """
 
     def __init__(self, code: str, message: str, report: object | None = None) -> None:
         super().__init__(code, message)

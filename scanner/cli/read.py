@@ -14,7 +14,7 @@ from rich.table import Table
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.scanner.frames.imageio import read_image
 from cubescan.scanner.output.draw import NAME_BGR, annotate_face
-from cubescan.scanner.pipeline.photos import read_face_photo
+from cubescan.scanner.pipeline.photos import read_face
 
 
 @click.command("read")
@@ -26,7 +26,7 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
     """Detect one face in IMAGE: cell centres (row-major from the face's top as seen),
     each cell's colour sample (Lab) and colour name."""
     image = read_image(image_path)
-    photo = read_face_photo(image, str(image_path), size)
+    photo = read_face(image, str(image_path), size)
     naming = name_face_colors(photo.lab)
     n = round(len(photo.lab) ** 0.5)
     centers = photo.cells.mean(axis=1)

@@ -2,7 +2,7 @@
 
 Photos are named by face letter (``U.jpg``, ``cube_F.png``, ``rubiks-side-R.png``) or given
 in URFDLB order (:func:`order_photos`); each is searched for its face's grid, thoroughly when
-the fast search misses (:func:`read_face_photo`), and a cube's photos are read at one N
+the fast search misses (:func:`read_face`), and a cube's photos are read at one N
 (:func:`read_cube_photos`).
 """
 
@@ -117,7 +117,7 @@ class FacePhoto:
     sides: SideSamples | None = None
 
 
-def read_face_photo(
+def read_face(
     image: np.ndarray, source: str, size: int | None = None, *, thorough: bool = True
 ) -> FacePhoto:
     """Find the face's grid in a photo and sample each sticker's colour.
@@ -153,10 +153,10 @@ def read_face_photo(
     >>> from cubescan.synth.specs import random_scene_spec
     >>> from cubescan.synth.scenes import render_scene
     >>> spec = random_scene_spec(np.random.default_rng(3), 3, resolution=(320, 240), hard=False)
-    >>> photo = read_face_photo(render_scene(spec)[0], "U.png")
+    >>> photo = read_face(render_scene(spec)[0], "U.png")
     >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
     ((9, 3), (9, 4, 2), (4, 3, 3))
-    >>> read_face_photo(np.zeros((120, 160, 3), np.uint8), "blank.png")
+    >>> read_face(np.zeros((120, 160, 3), np.uint8), "blank.png")
     Traceback (most recent call last):
     ...
     cubescan.errors.BadInputError: blank.png: no cube face found; the face should fill ...
@@ -177,7 +177,7 @@ _NO_FACE_ADVICE = (
 def _try_face(image: np.ndarray, source: str, size: int | None) -> FacePhoto | None:
     # The fast search only: a photo it misses is read again, thoroughly, once N is known.
     try:
-        return read_face_photo(image, source, size, thorough=False)
+        return read_face(image, source, size, thorough=False)
     except BadInputError as err:
         if err.code != "no-face":
             raise
@@ -237,6 +237,6 @@ def read_cube_photos(
     return [
         photo
         if photo is not None and len(photo.lab) == common * common
-        else read_face_photo(image, source, common)
+        else read_face(image, source, common)
         for photo, image, source in zip(found, images, sources, strict=True)
     ]

@@ -137,12 +137,12 @@ def test_tracker_cubes_classified_exactly(realdata, real_cubes, size):
     # Six face photos -> grid -> samples -> whole-cube classification, no profile. The 2x2
     # rig's green reads teal: still the standard scheme, named by assignment. The 3x3's
     # yellow is over-exposed to white (two white clusters): numbered colours, exact letters.
-    from cubescan.scanner.pipeline.photos import read_face_photo
+    from cubescan.scanner.pipeline.photos import read_face
 
     cube = next(c for c in real_cubes if "tracker" in c["source"] and c["size"] == size)
     lab = np.concatenate(
         [
-            read_face_photo(cv2.imread(str(realdata / cube["faces"][face])), face, size).lab
+            read_face(cv2.imread(str(realdata / cube["faces"][face])), face, size).lab
             for face in "URFDLB"
         ]
     )
