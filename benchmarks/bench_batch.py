@@ -20,6 +20,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.scanner.pipeline.batch import read_rows, run_batch
 from cubescan.scanner.pipeline.check import check_folder
@@ -45,7 +46,9 @@ def main() -> None:
     parser.add_argument("--cubes", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     rng = np.random.default_rng(args.seed)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "root"

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
@@ -49,7 +50,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="+", default=[3, 5])
     parser.add_argument("--seed", type=int, default=0)
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     rng = np.random.default_rng(args.seed)
     for size in args.sizes:
         samples = [

@@ -32,6 +32,7 @@ import time
 import cv2
 import numpy as np
 from peer_contour import contour_face, same_stickers
+from record import add_record_argument, start_recording
 
 from cubescan.scanner.grid import FaceDetection, detect_grid
 from cubescan.synth.scenes import render_clutter, render_scene
@@ -119,7 +120,9 @@ def main() -> None:
         "--no-face-frames", type=int, default=20, help="clutter frames per resolution (0: skip)"
     )
     parser.add_argument("--no-peer", action="store_true", help="skip the contour-based peer")
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     cv2.setNumThreads(1)
     for resolution in ((640, 480), (1920, 1080)):
         rng = np.random.default_rng(args.seed)

@@ -13,6 +13,7 @@ import statistics
 import time
 
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.solver.cache import cache_path, read_arrays
 from cubescan.solver.cubie import random_state
@@ -35,7 +36,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     rng = np.random.default_rng(0)
     print(f"validations per second (median of {args.repeats}, one core):")
     for size in range(2, 8):

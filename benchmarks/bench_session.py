@@ -40,6 +40,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from record import add_record_argument, start_recording
 
 import cubescan.scanner.grid
 import cubescan.scanner.pipeline.observe
@@ -260,7 +261,9 @@ def main() -> None:
     parser.add_argument(
         "--name-every-frame", action="store_true", help="the peer: never keep a face's names"
     )
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     cv2.setNumThreads(1)
     clocks = Clocks()
     clocks.install()

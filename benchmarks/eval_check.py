@@ -43,6 +43,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.errors import CubescanError
 from cubescan.scanner.pipeline.check import CubeReport, cube_report
@@ -73,6 +74,7 @@ CATEGORIES = (
     "repair",
     "diagnosis",
 )
+
 GRID_TOLERANCE = 1 / 3  # of a sticker's pitch
 
 
@@ -202,7 +204,9 @@ def main() -> None:
         default="random",
         help="the cube the fault goes into",
     )
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     size = 3 if args.size_known else None
     if args.save_misses:
         args.save_misses.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
@@ -82,7 +83,9 @@ def main() -> None:
     parser.add_argument(
         "--single-face", action="store_true", help="name each face alone (no profile)"
     )
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     if args.single_face:
         args.cubes = args.cubes or 300
         single_face(args)

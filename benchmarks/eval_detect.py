@@ -40,6 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from peer_contour import contour_face, same_stickers
+from record import add_record_argument, start_recording
 
 from cubescan.scanner.grid import detect_grid
 from cubescan.synth.retake import RETAKES, moved_boxes
@@ -297,7 +298,9 @@ def main() -> None:
         metavar=("START", "STOP"),
         help="also the no-cube scenes of these seeds at the test suite's small resolutions",
     )
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     cv2.setNumThreads(1)
     sizes = [int(s) for s in args.sizes.split(",")]
     result = rendered(args.scenes, sizes, args.seed, args.tolerance, args.peer)

@@ -26,6 +26,7 @@ from collections import Counter
 
 import numpy as np
 from eval_check import photos_of
+from record import add_record_argument, start_recording
 
 from cubescan.errors import CubescanError
 from cubescan.scanner.assemble import assemble
@@ -69,7 +70,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hard", action="store_true", help="clutter, glare, occluders, noise")
     parser.add_argument("--verbose", action="store_true", help="print every photo set")
+    add_record_argument(parser)
     args = parser.parse_args()
+    start_recording(args.record)
     rng = np.random.default_rng(args.seed)
     outcome: Counter[str] = Counter()
     leads: list[float] = []
