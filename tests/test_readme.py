@@ -12,8 +12,28 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     first_block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1).splitlines()
     assert len(first_block) == 2
-    test_command = first_block[1].split(" && ", 2)[2]
-    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    steps = first_block[1].split(" && ")[2:]  # after making and entering the venv
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    places = [ci.find(step) for step in steps]
+    assert -1 not in places and places == sorted(places), (steps, places)
+
+
+def test_readme_is_short_and_points_only_inside_the_repository():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 150
+    assert "../" not in readme
+    for target in re.findall(r"\]\(([^)#]+)\)", readme):
+        assert (ROOT / target).exists(), target
+
+
+def test_the_python_example_prints_what_its_comments_say(table_cache, monkeypatch, capsys):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    promised = [line.split("  # ", 1)[1] for line in code.splitlines() if "print(" in line]
+    assert printed == promised
 
 
 def test_readme_main_command_uses_a_bundled_example():
