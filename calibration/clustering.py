@@ -10,12 +10,14 @@ not confidently given to whichever Gaussian tail falls off more slowly.
 
 from __future__ import annotations
 
+import warnings
 from functools import lru_cache
 
 import numpy as np
 import sklearn
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
+from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import ThreadpoolController
 
 from cubescan.calibration.colorspace import (
@@ -197,14 +199,16 @@ def _kmeans_centers(features: np.ndarray, **options: object) -> np.ndarray:
     """Cluster centres of scikit-learn's k-means (six clusters), run on one thread.
 
     A cube has a few hundred points at most: OpenMP threads cost far more than they save, and
-    on a busy machine a descheduled thread stalls every iteration's barrier (a 1 ms fit took
-    30 ms on two shared cores).
+    on a busy machine a descheduled thread stalls every iteration's barrier.
     """
     # The inputs are checked finite CIELAB and the options fixed here: skip re-validation.
     with (
         _threadpools().limit(limits=1, user_api="openmp"),
         sklearn.config_context(assume_finite=True, skip_parameter_validation=True),
+        warnings.catch_warnings(),
     ):
+        # Fewer than six distinct readings: the caller refuses them (check_six_colors).
+        warnings.simplefilter("ignore", ConvergenceWarning)
         return KMeans(n_clusters=6, **options).fit(features).cluster_centers_
 
 

@@ -389,7 +389,8 @@ def adapt_to_whites(
     [0.0, 20.0]
     """
     white_xyz = lab_to_xyz(whites)
-    white_cones = white_xyz @ BRADFORD.T
+    # A black "white" (no light at all) has no cone response to divide by: floor it.
+    white_cones = np.maximum(white_xyz @ BRADFORD.T, 1e-6)
     if target_l is None:
         target_y = white_xyz[:, 1:2]
     else:

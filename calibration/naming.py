@@ -43,6 +43,7 @@ from cubescan.calibration.palette import (
     Classification,
     ColorInfo,
     check_lab_samples,
+    check_six_colors,
     distance_margin,
 )
 from cubescan.calibration.profile import Profile
@@ -347,10 +348,12 @@ def classify(
     if profile is not None:
         labels, log_likelihood, distances, names = _classify_with_profile(lab, size, profile)
         means = cluster_means(lab, labels)
+        check_six_colors(lab, means)
         standard = set(names) == set(PALETTE_NAMES)
     else:
         labels, log_likelihood, distances = cluster_cube(lab, size)
         means = cluster_means(lab, labels)
+        check_six_colors(lab, means)
         assignment, standard, _ = _palette_fit(means)
         if standard:
             names = tuple(PALETTE_NAMES[c] for c in assignment)

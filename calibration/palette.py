@@ -223,3 +223,63 @@ def distance_margin(distances: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     others[rows, chosen] = np.inf
     nearest = others.min(axis=1)
     return np.clip((nearest - own) / np.maximum(nearest + own, 1e-12), 0.0, 1.0)
+
+
+MIN_READING_SPREAD = 4.0
+"""Least RMS distance (ΔE) of a cube's readings from their mean: less is one color."""
+
+MIN_CHROMA_OF_A_COLOR = 8.0
+"""Chroma (CIELAB) above which a group of readings counts as colored, not grey."""
+
+
+def check_six_colors(lab: np.ndarray, means: np.ndarray) -> None:
+    """Refuse readings that cannot hold a cube's six colors.
+
+    Readings of one color, all grey or all black (a sensor that saw nothing, a photo without
+    color) would otherwise be named into six groups and printed as a solved cube. Colors that
+    merely read close (an over-exposed yellow beside white) are not refused: the clustering
+    and the pieces tell them apart.
+
+    Parameters
+    ----------
+    lab
+        (6*N*N, 3) the CIELAB readings.
+    means
+        (6, 3) CIELAB mean of each of the six groups the stickers were named into.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    BadInputError
+        ``indistinct-colors``, saying what the readings show instead.
+
+    Examples
+    --------
+    >>> lab = np.repeat(PALETTE_LAB, 9, axis=0)
+    >>> check_six_colors(lab, PALETTE_LAB)  # the six standard colors: fine
+    >>> grey = np.column_stack([np.linspace(10, 90, 54), np.zeros((54, 2))])
+    >>> check_six_colors(grey, grey[::9])
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: the readings are all grey (no sticker shows a colour): ...
+    """
+    lab = np.asarray(lab, dtype=np.float64)
+    distinct = len(np.unique(np.round(lab * 2), axis=0))
+    spread = float(np.sqrt(((lab - lab.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    if distinct < 6 or spread < MIN_READING_SPREAD:
+        shown = "one colour" if spread < MIN_READING_SPREAD else f"only {distinct} colours"
+        raise BadInputError(
+            "indistinct-colors",
+            f"the readings show {shown}, not six (a camera that saw nothing, or readings of "
+            "one face only): read the six faces of the cube again",
+        )
+    colored = int((np.hypot(means[:, 1], means[:, 2]) >= MIN_CHROMA_OF_A_COLOR).sum())
+    if colored < 3:
+        raise BadInputError(
+            "indistinct-colors",
+            "the readings are all grey (no sticker shows a colour): they come from a photo "
+            "without colour or a camera that saw almost nothing; read the cube again in colour",
+        )

@@ -107,7 +107,8 @@ class Profile:
 
         Examples
         --------
-        >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+        >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
+        >>> p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
         >>> p.covariances.shape
         (6, 3, 3)
         """
@@ -136,6 +137,77 @@ def _white_point(names: tuple[str, ...], means: np.ndarray) -> tuple[float, floa
     else:
         white = means[int(np.argmin(np.hypot(means[:, 1], means[:, 2]) - 0.1 * means[:, 0]))]
     return (float(white[0]), float(white[1]), float(white[2]))
+
+
+MIN_WHITE_LIGHTNESS = 15.0
+"""Darkest white point (CIELAB L) a profile may have: a darker one was learned in the dark."""
+
+MIN_COLOR_OVERLAP = 1.0
+"""Fewest standard deviations (of its own spread) a color's mean must lie from every other
+color's: closer, and the two overlap (the scan's faces were not each one color)."""
+
+
+def check_profile_colors(
+    names: tuple[str, ...],
+    means: np.ndarray,
+    covariances: np.ndarray,
+    white: tuple[float, float, float],
+    where: str,
+) -> None:
+    """Refuse a profile whose six colors are not six distinct colors with a plausible white.
+
+    A profile learned from a scan of the wrong state, of random or all-grey readings, or in
+    the dark would make every later reading with it wrong (a scrambled cube read as solved).
+
+    Parameters
+    ----------
+    names
+        The six color names.
+    means
+        (6, 3) CIELAB mean of each color.
+    covariances
+        (6, 3, 3) covariance of each color's readings.
+    white
+        The profile's CIELAB white point.
+    where
+        What the profile came from, for the message (a file, "the scan").
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    BadInputError
+        ``bad-profile``, naming the two colors that overlap or the white that is too dark.
+
+    Examples
+    --------
+    >>> grey = np.full((6, 3), [50.0, 0.0, 0.0])
+    >>> check_profile_colors(tuple("abcdef"), grey, np.tile(np.eye(3), (6, 1, 1)), (50, 0, 0), "x")
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: x: colours 'a' and 'b' overlap ...
+    """
+    if white[0] < MIN_WHITE_LIGHTNESS:
+        raise BadInputError(
+            "bad-profile",
+            f"{where}: the white point is nearly black (L {white[0]:.1f}): the scan was too "
+            "dark to learn colours from; calibrate again in better light",
+        )
+    for i in range(6):
+        inverse = np.linalg.inv(covariances[i])
+        for j in range(6):
+            if i == j:
+                continue
+            diff = means[j] - means[i]
+            if float(np.sqrt(diff @ inverse @ diff)) < MIN_COLOR_OVERLAP:
+                raise BadInputError(
+                    "bad-profile",
+                    f"{where}: colours {names[min(i, j)]!r} and {names[max(i, j)]!r} overlap "
+                    "(each face of the scan should show one colour): calibrate from a scan of "
+                    "the cube in the state given, in the light it will be used in",
+                )
 
 
 def check_profile_name(name: str) -> str:
@@ -205,7 +277,8 @@ def learn_profile(
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> lab = np.repeat(np.eye(6, 3) * 50, 9, axis=0) + rng.normal(0, 1, (54, 3))
+    >>> six = [[85, 0, 0], [42, 56, 28], [54, -50, 32], [82, -6, 75], [58, 40, 52], [36, 12, -50]]
+    >>> lab = np.repeat(np.array(six, float), 9, axis=0) + rng.normal(0, 1, (54, 3))
     >>> p = learn_profile("demo", lab, "".join(f * 9 for f in "URFDLB"))
     >>> p.names[0], p.samples
     ('white', 54)
@@ -232,13 +305,15 @@ def learn_profile(
         means[k] = member.mean(axis=0)
         covariances[k] = np.cov(member.T) + _MIN_VARIANCE * np.eye(3)
     names = tuple(names_of[face] for face in FACES)
+    white = _white_point(names, means)
+    check_profile_colors(names, means, covariances, white, "the scan")
     return Profile(
         name=name,
         names=names,
         faces=tuple(FACES),
         means=means,
         covariances=covariances,
-        white=_white_point(names, means),
+        white=white,
         samples=int(lab.shape[0]),
         created=_now(),
     )
@@ -259,7 +334,8 @@ def profile_to_json(profile: Profile) -> dict:
 
     Examples
     --------
-    >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
+    >>> p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
     >>> profile_to_json(p)["version"]
     1
     """
@@ -304,7 +380,8 @@ def profile_from_json(data: object, where: str = "profile") -> Profile:
 
     Examples
     --------
-    >>> p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
+    >>> p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
     >>> profile_from_json(profile_to_json(p)).name
     'demo'
     """
@@ -334,6 +411,7 @@ def profile_from_json(data: object, where: str = "profile") -> Profile:
             raise ValueError("non-finite numbers")
         if np.any(np.linalg.eigvalsh(covariances) <= 0):
             raise ValueError("covariances must be positive definite")
+        check_profile_colors(names, means, covariances, white, where)
         profile = Profile(
             name=check_profile_name(str(data["name"])),
             names=names,
@@ -394,11 +472,12 @@ def load_profile(name: str, directory: Path | None = None) -> Profile:
     Examples
     --------
     >>> import tempfile
+    >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
     ...     _ = save_profile(p, folder)
     ...     load_profile("demo", folder).names[0]
-    'a'
+    'white'
     """
     path = _path(name, directory)
     if not path.is_file():
@@ -439,8 +518,9 @@ def save_profile(profile: Profile, directory: Path | None = None, overwrite: boo
     Examples
     --------
     >>> import tempfile
+    >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
     ...     save_profile(p, folder).name
     'demo.json'
     """
@@ -519,8 +599,9 @@ def delete_profile(name: str, directory: Path | None = None) -> Path:
     Examples
     --------
     >>> import tempfile
+    >>> from cubescan.calibration.palette import PALETTE_LAB, PALETTE_NAMES
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     p = Profile.from_means("demo", ("a", "b", "c", "d", "e", "f"), np.zeros((6, 3)))
+    ...     p = Profile.from_means("demo", PALETTE_NAMES, PALETTE_LAB)
     ...     _ = save_profile(p, folder)
     ...     delete_profile("demo", folder).name
     'demo.json'

@@ -17,12 +17,6 @@ False
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("cubescan")
-except PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "0+unknown"
 
 # public name -> the module that defines it
 _HOMES = {
@@ -46,6 +40,13 @@ __all__ = ["__version__", *_HOMES]
 
 
 def __getattr__(name: str) -> object:
+    if name == "__version__":  # importlib.metadata is slow to import: only when asked
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("cubescan")
+        except PackageNotFoundError:  # a source tree that was never installed
+            return "0+unknown"
     if name in _HOMES:
         value = getattr(importlib.import_module(_HOMES[name]), name)
         globals()[name] = value  # later lookups skip this hook

@@ -20,7 +20,9 @@ from cubescan.scanner.pipeline.check import check_folder
 )
 @click.option("--resume", is_flag=True, help="Skip cubes already in the report.")
 def batch(root: Path, jobs: int, out: Path | None, resume: bool) -> None:
-    """Check each cube folder under ROOT; write report.jsonl, report.csv and report.html.
+    """Check each cube folder under ROOT; write JSONL, CSV and HTML reports.
+
+    Check each cube folder under ROOT; write report.jsonl, report.csv and report.html.
     Exit 0 when every cube in the report was read and is solvable, 1 otherwise (also
     after --resume: the whole report counts), 130 when interrupted."""
     out = out or root / "cubescan-report"

@@ -38,7 +38,9 @@ def calibrate(
     delete_name: str | None,
     as_json: bool,
 ) -> None:
-    """Learn a colour profile from a scan whose state is known, or list/delete profiles."""
+    """Learn a colour profile from a scan whose state is known.
+
+    Learn a colour profile from a scan whose state is known, or list/delete profiles."""
     if list_all:
         names = list_profiles()
         click.echo(json.dumps({"profiles": names}) if as_json else "\n".join(names))

@@ -136,7 +136,9 @@ def check(
     expect: str | None,
     scramble: str | None,
 ) -> None:
-    """One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
+    """Read one cube from its photos and check it.
+
+    One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
     ... or given in URFDLB order; any rotation). Exit 0 solvable (and as expected),
     1 not solvable or not as expected, 2 unreadable input."""
     if expect is not None and scramble is not None:

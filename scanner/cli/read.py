@@ -23,7 +23,9 @@ from cubescan.scanner.pipeline.photos import read_face
 @click.option("--json", "as_json", is_flag=True, help="Print the reading as JSON.")
 @click.option("--annotate", type=click.Path(path_type=Path), help="Write the annotated image.")
 def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | None) -> None:
-    """Detect one face in IMAGE: cell centres (row-major from the face's top as seen),
+    """Detect a face in IMAGE and name its colours.
+
+    Detect one face in IMAGE: cell centres (row-major from the face's top as seen),
     each cell's colour sample (Lab) and colour name."""
     image = read_image(image_path)
     photo = read_face(image, str(image_path), size)

@@ -325,7 +325,9 @@ def scan(
     learn_name: str,
     stable_frames: int,
 ) -> None:
-    """Scan a cube face by face, in any order and any rotation; the session captures a
+    """Scan a cube face by face with a camera, a video or a folder of frames.
+
+    Scan a cube face by face, in any order and any rotation; the session captures a
     face once it is held still, warns at once about conflicts, and ends with the
     verdict and the solution. Keys: space capture, u undo, r reset, c calibrate,
     n/p next/previous move, q/Esc quit. A window run ends when the source ends."""

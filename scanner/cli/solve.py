@@ -119,7 +119,9 @@ def print_solution(console: Console, state: CubeState, result: SolveResult, step
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--steps", is_flag=True, help="Show the cube net after each move.")
 def solve(state: str, max_length: int, timeout: float | None, as_json: bool, steps: bool) -> None:
-    """Solve STATE (a 3x3 or 2x2) in at most --max-length face turns.
+    """Solve STATE after validating it.
+
+    Solve STATE (a 3x3 or 2x2) in at most --max-length face turns.
 
     STATE is a facelet string (URFDLB letters in the Kociemba order) or the same
     stickers in any six colour letters, mapped through the centres. The cube is

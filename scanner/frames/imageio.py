@@ -168,7 +168,9 @@ def read_image(path: Path) -> np.ndarray:
     ...
     cubescan.errors.BadInputError: ...U.png is not an image: it holds text ('shopping list'); ...
     """
-    if not path.is_file():
+    if path.is_dir():
+        raise BadInputError("bad-image", f"{path} is a folder, not an image file")
+    if not path.exists():
         raise BadInputError("bad-image", f"{path} does not exist")
     data = path.read_bytes()
     if not data:

@@ -37,7 +37,7 @@ MOTION_SIDE = 80  # long side of the thumbnails two frames are compared at, px
 # being turned by 5.8 (median).
 MOTION_LEVEL = 3.0
 # A still view that showed no face is searched again only every this many frames while it
-# stays as it was (a search of a frame with no face costs some 50 ms at 640x480): a face
+# stays as it was (a frame with no face gets the costliest search of all): a face
 # too faint to be found in every frame is found at the next.
 EMPTY_VIEW_SEARCH_EVERY = 5
 

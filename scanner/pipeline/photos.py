@@ -75,8 +75,9 @@ def order_photos(paths: Sequence[Path]) -> list[Path]:
     Raises
     ------
     BadInputError
-        Not six images. (Names that give a face twice, or not all six, leave the photos in
-        the order given: the faces are told apart by their colours.)
+        A path that does not exist, or not six images. (Names that give a face twice, or
+        not all six, leave the photos in the order given: the faces are told apart by their
+        colours.)
 
     Examples
     --------
@@ -86,9 +87,15 @@ def order_photos(paths: Sequence[Path]) -> list[Path]:
     ...         (Path(folder) / f"cube_{face}.jpg").touch()
     ...     [path.name for path in order_photos([Path(folder)])]
     ['cube_U.jpg', 'cube_R.jpg', 'cube_F.jpg', 'cube_D.jpg', 'cube_L.jpg', 'cube_B.jpg']
-    >>> [p.name for p in order_photos([Path(f"img{k}.png") for k in range(6)])]  # as given
-    ['img0.png', 'img1.png', 'img2.png', 'img3.png', 'img4.png', 'img5.png']
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     photos = [Path(folder) / f"img{k}.png" for k in (3, 1, 2, 0, 4, 5)]
+    ...     _ = [photo.touch() for photo in photos]
+    ...     [p.name for p in order_photos(photos)]  # names without faces: as given
+    ['img3.png', 'img1.png', 'img2.png', 'img0.png', 'img4.png', 'img5.png']
     """
+    for path in paths:
+        if not path.exists():
+            raise BadInputError("bad-path", f"{path} does not exist")
     if len(paths) == 1 and paths[0].is_dir():
         paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if len(paths) != 6:
@@ -156,17 +163,52 @@ def read_face(
     >>> photo = read_face(render_scene(spec)[0], "U.png")
     >>> photo.lab.shape, photo.cells.shape, photo.sides.lab.shape
     ((9, 3), (9, 4, 2), (4, 3, 3))
-    >>> read_face(np.zeros((120, 160, 3), np.uint8), "blank.png")
+    >>> read_face(np.full((120, 160, 3), (40, 90, 160), np.uint8), "table.png")
     Traceback (most recent call last):
     ...
-    cubescan.errors.BadInputError: blank.png: no cube face found; the face should fill ...
+    cubescan.errors.BadInputError: table.png: no cube face found; the face should fill ...
     """
-    detection = detect_grid(image, size, thorough=thorough)
+    try:
+        detection = detect_grid(image, size, thorough=thorough)
+    except BadInputError as err:  # say which photo
+        raise BadInputError(err.code, f"{source}: {err.message}") from None
     if detection is None:
+        if is_greyscale(image) and float(image.std()) > 4.0:  # grey, yet it shows something
+            raise BadInputError(
+                "no-color",
+                f"{source} is a greyscale photo: a cube's colours cannot be read from it; "
+                "take the photo in colour",
+            )
         raise BadInputError("no-face", f"{source}: no cube face found; {_NO_FACE_ADVICE}")
     samples = sample_colors(image, detection)
     sides = sample_sides(image, detection)
     return FacePhoto(source, image, detection.cells, samples.lab, detection.confidence, sides)
+
+
+def is_greyscale(image: np.ndarray) -> bool:
+    """Whether a photo holds no colour at all (one channel, or three equal ones).
+
+    Parameters
+    ----------
+    image
+        The photo: (height, width) or (height, width, channels).
+
+    Returns
+    -------
+    bool
+        True when every pixel is a shade of grey (within a JPEG's rounding).
+
+    Examples
+    --------
+    >>> is_greyscale(np.full((4, 4, 3), 120, np.uint8)), is_greyscale(np.zeros((4, 4), np.uint8))
+    (True, True)
+    >>> is_greyscale(np.dstack([np.zeros((4, 4)), np.zeros((4, 4)), np.full((4, 4), 200)]))
+    False
+    """
+    if image.ndim == 2 or image.shape[2] == 1:
+        return True
+    bgr = image[..., :3].astype(np.int16)
+    return int(np.abs(bgr - bgr.mean(axis=2, keepdims=True)).max()) <= 3
 
 
 _NO_FACE_ADVICE = (

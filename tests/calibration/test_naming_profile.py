@@ -114,7 +114,8 @@ def test_profile_mahalanobis_uses_covariances():
     # Two colours at equal Euclidean distance: the one whose covariance stretches towards the
     # reading is the nearer.
     rng = np.random.default_rng(0)
-    lab = np.repeat(np.eye(6, 3) * 40, 9, axis=0) + rng.normal(0, 1, (54, 3))
+    six = [[80, 0, 0], [40, 60, 40], [55, -50, 40], [85, -5, 80], [60, 40, 60], [35, 15, -50]]
+    lab = np.repeat(np.array(six, float), 9, axis=0) + rng.normal(0, 1, (54, 3))
     lab[9:18, 0] += rng.normal(0, 8, 9)  # colour R spreads along L
     profile = learn_profile("spread", lab, solved_facelets(3))
     reading = profile.means[1] + np.array([10.0, 0.0, 0.0])
