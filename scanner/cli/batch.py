@@ -22,9 +22,10 @@ from cubescan.scanner.pipeline.check import check_folder
 def batch(root: Path, jobs: int, out: Path | None, resume: bool) -> None:
     """Check each cube folder under ROOT; write JSONL, CSV and HTML reports.
 
-    Check each cube folder under ROOT; write report.jsonl, report.csv and report.html.
-    Exit 0 when every cube in the report was read and is solvable, 1 otherwise (also
-    after --resume: the whole report counts), 130 when interrupted."""
+    Writes report.jsonl, report.csv and report.html into --out; a report folder is never
+    taken for a cube, so reruns and --resume can keep it inside ROOT. Exit 0 when every
+    cube in the report was read and is solvable, 1 otherwise (also after --resume: the
+    whole report counts), 130 when interrupted."""
     out = out or root / "cubescan-report"
     summary = run_batch(root, out, check_folder, jobs=jobs, resume=resume)
     rows = read_rows(out / REPORT_JSONL)

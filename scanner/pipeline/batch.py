@@ -40,6 +40,8 @@ from cubescan.scanner.output.report_html import render_batch_html
 REPORT_JSONL = "report.jsonl"
 REPORT_CSV = "report.csv"
 REPORT_HTML = "report.html"
+REPORT_MARKER = ".cubescan-report"
+"""A file in every report folder, so that a rerun never takes the report for a cube."""
 CSV_COLUMNS = ("cube", "status", "valid", "size", "problems", "solution", "error", "facelets")
 
 
@@ -76,8 +78,8 @@ def find_cubes(root: Path) -> list[Path]:
     Returns
     -------
     list of pathlib.Path
-        Its sub-folders, sorted by name; hidden ones (name starting with ``.``) and plain
-        files are left out.
+        Its sub-folders, sorted by name; hidden ones (name starting with ``.``), report
+        folders of earlier runs (:func:`is_report_folder`) and plain files are left out.
 
     Raises
     ------
@@ -88,20 +90,50 @@ def find_cubes(root: Path) -> list[Path]:
     --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     for name in ("cube2", "cube1", ".cache"):
+    ...     for name in ("cube2", "cube1", ".cache", "cubescan-report"):
     ...         (Path(folder) / name).mkdir()
     ...     (Path(folder) / "notes.txt").touch()
+    ...     (Path(folder) / "cubescan-report" / REPORT_MARKER).touch()
     ...     [cube.name for cube in find_cubes(Path(folder))]
     ['cube1', 'cube2']
     """
     if not root.is_dir():
         raise BadInputError("bad-path", f"{root} is not a folder of cube folders")
-    cubes = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    cubes = sorted(
+        p
+        for p in root.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and not is_report_folder(p)
+    )
     if not cubes:
         raise BadInputError(
             "bad-path", f"{root} has no sub-folders: put each cube's six photos in its own folder"
         )
     return cubes
+
+
+def is_report_folder(folder: Path) -> bool:
+    """Whether a folder holds a batch report (this version's marker, or an older report).
+
+    Parameters
+    ----------
+    folder
+        A sub-folder of a batch's root.
+
+    Returns
+    -------
+    bool
+        True for a report folder, which is never a cube.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     before = is_report_folder(Path(folder))
+    ...     (Path(folder) / REPORT_JSONL).touch()
+    ...     before, is_report_folder(Path(folder))
+    (False, True)
+    """
+    return (folder / REPORT_MARKER).is_file() or (folder / REPORT_JSONL).is_file()
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -266,6 +298,7 @@ def run_batch(
         raise BadInputError("bad-option", f"--jobs must be 1 or more, got {jobs}")
     cubes = find_cubes(root)
     out.mkdir(parents=True, exist_ok=True)
+    (out / REPORT_MARKER).write_text("cubescan batch report: not a cube folder\n")
     jsonl = out / REPORT_JSONL
     rows = read_rows(jsonl) if resume else []
     done = {row["cube"] for row in rows}

@@ -147,3 +147,18 @@ def test_greyscale_photos_are_said_to_be_greyscale(tmp_path):
         cv2.imwrite(str(tmp_path / photo.name), grey)
     result = run("check", str(tmp_path))
     assert result.exit_code == 2 and "greyscale" in one_line_error(result)
+
+
+@pytest.mark.parametrize("again", [[], ["--resume"]])
+def test_batch_reruns_never_take_their_own_report_for_a_cube(tmp_path, again):
+    import shutil
+
+    shutil.copytree(CUBE, tmp_path / "desk-cube")
+    first = run("batch", str(tmp_path))
+    second = run("batch", str(tmp_path), *again)
+    assert first.exit_code == 0 and second.exit_code == 0, second.stderr
+    rows = [
+        json.loads(line)
+        for line in (tmp_path / "cubescan-report" / "report.jsonl").read_text().splitlines()
+    ]
+    assert [row["cube"] for row in rows] == ["desk-cube"]
