@@ -12,6 +12,7 @@ from rich.console import Console
 from cubescan.calibration.profile import load_profile
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli.validate import print_report
+from cubescan.scanner.frames.imageio import check_output_folder
 from cubescan.scanner.output.annotations import write_annotations
 from cubescan.scanner.pipeline.check import CubeReport, check_images
 from cubescan.solver.facelets import parse_state
@@ -143,6 +144,8 @@ def check(
     1 not solvable or not as expected, 2 unreadable input."""
     if expect is not None and scramble is not None:
         raise BadInputError("bad-usage", "give --expect or --scramble, not both")
+    if annotate is not None:
+        check_output_folder(annotate)  # before the work, not after it
     profile = load_profile(profile_name) if profile_name else None
     report, photos = check_images(list(paths), size, orientation, profile)
     if annotate is not None:

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 
 import click
-import cv2
 from rich.console import Console
 from rich.table import Table
 
 from cubescan.calibration.face_naming import name_face_colors
-from cubescan.scanner.frames.imageio import read_image
+from cubescan.scanner.frames.imageio import check_image_output, read_image, write_image
 from cubescan.scanner.output.draw import NAME_BGR, annotate_face
 from cubescan.scanner.pipeline.photos import read_face
 
@@ -27,6 +26,8 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
 
     Detect one face in IMAGE: cell centres (row-major from the face's top as seen),
     each cell's colour sample (Lab) and colour name."""
+    if annotate is not None:
+        check_image_output(annotate)  # before the work, not after it
     image = read_image(image_path)
     photo = read_face(image, str(image_path), size)
     naming = name_face_colors(photo.lab)
@@ -34,7 +35,7 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
     centers = photo.cells.mean(axis=1)
     if annotate is not None:
         fills = [NAME_BGR.get(name, (128, 128, 128)) for name in naming.names]
-        cv2.imwrite(str(annotate), annotate_face(image, photo.cells, list(naming.names), fills))
+        write_image(annotate, annotate_face(image, photo.cells, list(naming.names), fills))
     if as_json:
         cells = [
             {

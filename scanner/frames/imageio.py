@@ -10,6 +10,7 @@ cubescan.errors.BadInputError: /nonexistent/face.png does not exist
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
@@ -204,3 +205,120 @@ def read_image(path: Path) -> np.ndarray:
             "does not support): save or export the photo again as PNG or JPEG",
         )
     return image
+
+
+def check_image_output(path: Path) -> Path:
+    """Refuse, before any work, an image output path that cannot be written.
+
+    Parameters
+    ----------
+    path
+        Where an image is to be written.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``, unchanged, when it can be written.
+
+    Raises
+    ------
+    BadInputError
+        ``bad-output``: its suffix names no image format OpenCV writes, it is a folder, or
+        its folder does not exist or cannot be written.
+
+    Examples
+    --------
+    >>> check_image_output(Path("grid.png")).name
+    'grid.png'
+    >>> check_image_output(Path("grid.txt"))
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: grid.txt: '.txt' is not an image format; end the name with ...
+    """
+    if path.is_dir():
+        raise BadInputError("bad-output", f"{path} is a folder: give an image file name")
+    if not path.suffix or not cv2.haveImageWriter(str(path)):
+        what = f"{path.suffix!r} is not an image format" if path.suffix else "it has no suffix"
+        raise BadInputError(
+            "bad-output",
+            f"{path}: {what}; end the name with .png or .jpg",
+        )
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise BadInputError("bad-output", f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise BadInputError("bad-output", f"{path}: the folder {folder} cannot be written")
+    return path
+
+
+def check_output_folder(folder: Path) -> Path:
+    """Refuse, before any work, an output folder that cannot be made or written.
+
+    Parameters
+    ----------
+    folder
+        Where files are to be written; made (with its parents) when missing.
+
+    Returns
+    -------
+    pathlib.Path
+        ``folder``, which now exists.
+
+    Raises
+    ------
+    BadInputError
+        ``bad-output``: it is a file, or it cannot be made or written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as parent:
+    ...     check_output_folder(Path(parent) / "out" / "annotated").is_dir()
+    True
+    """
+    if folder.exists() and not folder.is_dir():
+        raise BadInputError("bad-output", f"{folder} is a file, not a folder to write into")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise BadInputError("bad-output", f"{folder} cannot be made: {err.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise BadInputError("bad-output", f"{folder} cannot be written")
+    return folder
+
+
+def write_image(path: Path, image: np.ndarray) -> None:
+    """Write an image, or say why it could not be written.
+
+    Parameters
+    ----------
+    path
+        Destination; its suffix chooses the format.
+    image
+        BGR ``uint8`` image.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    BadInputError
+        ``bad-output`` when OpenCV writes nothing (an unknown suffix, a missing or read-only
+        folder, a full disk).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_image(Path(folder) / "black.png", np.zeros((2, 2, 3), np.uint8))
+    ...     sorted(p.name for p in Path(folder).iterdir())
+    ['black.png']
+    """
+    check_image_output(path)
+    try:
+        written = cv2.imwrite(str(path), image)
+    except cv2.error as err:
+        raise BadInputError("bad-output", f"{path} could not be written: {err}") from None
+    if not written:
+        raise BadInputError("bad-output", f"{path} could not be written (is the disk full?)")

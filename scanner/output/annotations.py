@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
+from cubescan.scanner.frames.imageio import write_image
 from cubescan.scanner.output.draw import annotate_face, draw_net, fills_from_names
 from cubescan.solver.geometry import FACES
 
@@ -73,10 +73,8 @@ def write_annotations(
         image = annotate_face(
             photo.image, photo.cells, [names[x] for x in letters], [fills[x] for x in letters]
         )
-        cv2.imwrite(str(folder / f"{Path(photo.source).stem}-annotated.jpg"), image)
+        write_image(folder / f"{Path(photo.source).stem}-annotated.jpg", image)
         annotated.append(image)
     marked = frozenset(i for p in report.validation.problems for i in p.facelets)
-    cv2.imwrite(
-        str(folder / "net.png"), draw_net(report.facelets, report.size, fills, marked=marked)
-    )
+    write_image(folder / "net.png", draw_net(report.facelets, report.size, fills, marked=marked))
     return annotated

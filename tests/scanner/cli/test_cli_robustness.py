@@ -162,3 +162,22 @@ def test_batch_reruns_never_take_their_own_report_for_a_cube(tmp_path, again):
         for line in (tmp_path / "cubescan-report" / "report.jsonl").read_text().splitlines()
     ]
     assert [row["cube"] for row in rows] == ["desk-cube"]
+
+
+@pytest.mark.parametrize("name", ["out.txt", "no-suffix", "missing-folder/x.png"])
+def test_an_unwritable_annotation_path_is_refused_before_the_work(tmp_path, name):
+    result = run(
+        "read",
+        str(ROOT / "sample_images" / "face_3x3_stickered.jpg"),
+        "--annotate",
+        str(tmp_path / name),
+    )
+    assert result.exit_code == 2 and str(tmp_path / name) in one_line_error(result)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_refuses_a_file_given_as_its_annotation_folder(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("a file")
+    result = run("check", str(CUBE), "--annotate", str(taken))
+    assert result.exit_code == 2 and "is a file" in one_line_error(result)
