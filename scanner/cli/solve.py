@@ -56,6 +56,35 @@ def result_json(state: CubeState, result: SolveResult) -> dict:
     }
 
 
+def steps_json(state: CubeState, result: SolveResult) -> list[dict]:
+    """The cube after each move of a solution, for ``--steps --json``.
+
+    Parameters
+    ----------
+    state
+        The cube before the solution.
+    result
+        Its solution (:func:`cubescan.solver.solve.solve_detailed`).
+
+    Returns
+    -------
+    list of dict
+        One ``{"move", "facelets"}`` per move, in order; the last is the solved cube.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import parse_moves, solved_facelets
+    >>> state = parse_state(apply_moves(solved_facelets(2), "R'"))
+    >>> steps_json(state, SolveResult(tuple(parse_moves("R")), 11))
+    [{'move': 'R', 'facelets': 'UUUURRRRFFFFDDDDLLLLBBBB'}]
+    """
+    facelets, steps = state.facelets, []
+    for move in result.moves:
+        facelets = apply_moves(facelets, [move])
+        steps.append({"move": str(move), "facelets": facelets})
+    return steps
+
+
 def print_solution(console: Console, state: CubeState, result: SolveResult, steps: bool) -> None:
     """Human output: the moves, a note when time ran out, and optionally every step's net.
 
@@ -126,7 +155,9 @@ def solve(state: str, max_length: int, timeout: float | None, as_json: bool, ste
     STATE is a facelet string (URFDLB letters in the Kociemba order) or the same
     stickers in any six colour letters, mapped through the centres. The cube is
     validated first; an unsolvable cube gets the diagnosis instead of a search.
-    Exit status: 0 solved, 1 not solvable, 2 unreadable input, 130 interrupted.
+    Exit status: 0 solved within --max-length; 1 not solvable, or solved but not within
+    --max-length (--timeout cut the search short, or no solution that short was found: the
+    best found is printed, and stderr says so); 2 unreadable input; 130 interrupted.
     """
     try:
         result = solve_detailed(state, max_length, timeout)
@@ -143,7 +174,18 @@ def solve(state: str, max_length: int, timeout: float | None, as_json: bool, ste
         sys.exit(EXIT_INTERRUPTED)
     parsed = parse_state(state)
     if as_json:
-        click.echo(json.dumps(result_json(parsed, result), indent=2))
+        data = result_json(parsed, result)
+        if steps:
+            data["steps"] = steps_json(parsed, result)
+        click.echo(json.dumps(data, indent=2))
     else:
         print_solution(Console(), parsed, result, steps)
+    if not result.target_met:
+        why = "time ran out first" if result.timed_out else "none that short was found"
+        click.echo(
+            f"cubescan: no solution of at most {result.max_length} moves ({why}); "
+            f"the one printed has {result.length}",
+            err=True,
+        )
+        sys.exit(1)
     sys.exit(0)

@@ -181,3 +181,18 @@ def test_check_refuses_a_file_given_as_its_annotation_folder(tmp_path):
     taken.write_text("a file")
     result = run("check", str(CUBE), "--annotate", str(taken))
     assert result.exit_code == 2 and "is a file" in one_line_error(result)
+
+
+def test_a_missed_max_length_is_said_and_exits_1():
+    state = (ROOT / "sample_images" / "scrambled_3x3.txt").read_text().strip()
+    result = run("solve", "--max-length", "5", state)
+    assert result.exit_code == 1
+    assert "no solution of at most 5 moves" in one_line_error(result)
+    assert result.stdout.strip()  # the best solution found is still printed
+
+
+def test_steps_with_json_are_in_the_json():
+    result = run("solve", "--steps", "--json", "UUFFUBRRRRFDDBDBFDLLLLUB")
+    assert result.exit_code == 0
+    steps = json.loads(result.stdout)["steps"]
+    assert steps[-1]["facelets"] == "UUUURRRRFFFFDDDDLLLLBBBB"

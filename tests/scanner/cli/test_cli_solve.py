@@ -87,8 +87,9 @@ def test_unreadable_exits_2_with_one_line():
 def test_timeout_flag_in_json():
     state = random_state(np.random.default_rng(4))
     result = run(state, "--max-length", "10", "--timeout", "0.2", "--json")
-    assert result.exit_code == 0
-    data = json.loads(result.output)
+    assert result.exit_code == 1  # the target was missed: said on stderr, and by the status
+    assert "time ran out first" in result.stderr
+    data = json.loads(result.stdout)
     assert data["timed_out"] is True and data["target_met"] is False
     assert apply_moves(state, data["solution"]) == solved_facelets(3)
 
