@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from cubescan.errors import BadInputError
 from cubescan.scanner.pipeline.batch import REPORT_HTML, REPORT_JSONL, read_rows, run_batch
 from cubescan.scanner.pipeline.check import check_folder
+from cubescan.scanner.pipeline.cluster import parse_cluster
 
 
 @click.command("batch")
@@ -19,15 +21,24 @@ from cubescan.scanner.pipeline.check import check_folder
     "--out", type=click.Path(path_type=Path), help="Report folder (default: ROOT/cubescan-report)."
 )
 @click.option("--resume", is_flag=True, help="Skip cubes already in the report.")
-def batch(root: Path, jobs: int, out: Path | None, resume: bool) -> None:
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    help="Check on a Dask cluster: a scheduler (tcp://host:8786) or local:N workers.",
+)
+def batch(root: Path, jobs: int, out: Path | None, resume: bool, cluster: str | None) -> None:
     """Check each cube folder under ROOT; write JSONL, CSV and HTML reports.
 
     Writes report.jsonl, report.csv and report.html into --out; a report folder is never
     taken for a cube, so reruns and --resume can keep it inside ROOT. Exit 0 when every
     cube in the report was read and is solvable, 1 otherwise (also after --resume: the
     whole report counts), 130 when interrupted."""
+    if cluster is not None and jobs != 1:
+        raise BadInputError("bad-usage", "give --jobs or --cluster, not both")
+    if cluster is not None:
+        parse_cluster(cluster)  # a bad address is refused before any work
     out = out or root / "cubescan-report"
-    summary = run_batch(root, out, check_folder, jobs=jobs, resume=resume)
+    summary = run_batch(root, out, check_folder, jobs=jobs, resume=resume, cluster=cluster)
     rows = read_rows(out / REPORT_JSONL)
     unreadable = sum(row["status"] == "error" for row in rows)
     unsolvable = sum(row["status"] == "ok" and not row.get("valid") for row in rows)

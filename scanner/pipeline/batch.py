@@ -228,8 +228,31 @@ def write_summaries(out: Path, rows: list[dict]) -> None:
     os.replace(temp, html_path)
 
 
-def _checked(check_folder: Callable[[Path, Path], dict], folder: Path, out: Path) -> dict:
-    """Run one cube's check in a worker; any anticipated failure becomes an error row."""
+def checked_row(check_folder: Callable[[Path, Path], dict], folder: Path, out: Path) -> dict:
+    """Run one cube's check (in a worker); any anticipated failure becomes an error row.
+
+    Parameters
+    ----------
+    check_folder
+        ``(cube_folder, out) -> dict``, the per-cube work.
+    folder
+        The cube's folder; its name names the cube.
+    out
+        The report folder.
+
+    Returns
+    -------
+    dict
+        ``{"cube", "status": "ok", **row}``, or ``{"cube", "status": "error", "code",
+        "error"}`` when the cube could not be read.
+
+    Examples
+    --------
+    >>> def broken(folder, out):
+    ...     raise BadInputError("missing-face", "a cube needs six face photos")
+    >>> checked_row(broken, Path("shelf/cube7"), Path("out"))["status"]
+    'error'
+    """
     try:
         row = check_folder(folder, out)
     except CubescanError as err:
@@ -251,6 +274,7 @@ def run_batch(
     jobs: int = 1,
     resume: bool = False,
     show_progress: bool = True,
+    cluster: str | None = None,
 ) -> BatchSummary:
     """Check every cube folder under ``root``, writing the reports into ``out``.
 
@@ -268,6 +292,9 @@ def run_batch(
         Skip cubes already in ``out/report.jsonl``; otherwise start the report afresh.
     show_progress
         Draw a rich progress bar.
+    cluster
+        Check the cubes on a Dask cluster instead of ``jobs`` local processes: a
+        scheduler's address, or ``local:N`` (:mod:`cubescan.scanner.pipeline.cluster`).
 
     Returns
     -------
@@ -312,7 +339,7 @@ def run_batch(
     with open(jsonl, "a", encoding="utf-8") as handle, Progress(disable=not show_progress) as bar:
         task = bar.add_task("checking cubes", total=len(todo))
         try:
-            for row in _results(check_folder, todo, out, jobs):
+            for row in _results(check_folder, todo, out, jobs, cluster):
                 _append(handle, row)
                 new_rows.append(row)
                 bar.advance(task)
@@ -324,12 +351,22 @@ def run_batch(
 
 
 def _results(
-    check_folder: Callable[[Path, Path], dict], todo: list[Path], out: Path, jobs: int
+    check_folder: Callable[[Path, Path], dict],
+    todo: list[Path],
+    out: Path,
+    jobs: int,
+    cluster: str | None,
 ) -> Iterable[dict]:
-    """Rows as cubes finish: in this process for one job, else in a worker pool."""
+    """Rows as cubes finish: on a Dask cluster, in this process for one job, else in a
+    worker pool."""
+    if cluster is not None:
+        from cubescan.scanner.pipeline.cluster import cluster_results
+
+        yield from cluster_results(checked_row, check_folder, todo, out, cluster)
+        return
     if jobs == 1:
         for folder in todo:
-            yield _checked(check_folder, folder, out)
+            yield checked_row(check_folder, folder, out)
         return
     # Fresh interpreters, not forks: OpenCV's and numba's thread pools in a forked copy
     # of a process that has used them can deadlock.
@@ -339,7 +376,7 @@ def _results(
         initializer=_ignore_interrupts,
     )
     try:
-        pending: set[Future] = {pool.submit(_checked, check_folder, f, out) for f in todo}
+        pending: set[Future] = {pool.submit(checked_row, check_folder, f, out) for f in todo}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
