@@ -1,12 +1,14 @@
-"""Cubes per second for `cubescan batch` on 1080p photos, with --jobs 1 and --jobs 2.
+"""Cubes per second for `cubescan batch` on 1080p photos: --jobs 1 and 2, and on Dask.
 
-Usage: python benchmarks/bench_batch.py [--cubes 8] [--repeats 3] [--seed 1]
+Usage: python benchmarks/bench_batch.py [--cubes 8] [--repeats 3] [--seed 1] [--no-cluster]
 
 Renders a batch root of random 3x3 cubes, six 1920x1080 face photos each (the project's
 renderer: every photo with its own pose, light and rotation in the picture, saved as
 JPEG like a phone photo), then times whole batch runs, reports and annotated photos
-included, with one and with two worker processes. Prints the median over repeats of
-each, and their ratio measured in the same run. The machine may be shared: medians,
+included, with one and with two worker processes, then on Dask with two workers: a
+``--cluster local:2`` run (the cluster started and stopped within the run, as a user pays
+for it) and a run on a cluster already running (``--cluster tcp://...``). Prints the
+median over repeats of each, and their ratios to --jobs 2 measured in the same run. The machine may be shared: medians,
 not single runs, and the ratio says more than the absolute rates.
 """
 
@@ -46,6 +48,7 @@ def main() -> None:
     parser.add_argument("--cubes", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-cluster", action="store_true", help="skip the Dask runs")
     add_record_argument(parser)
     args = parser.parse_args()
     start_recording(args.record)
@@ -55,22 +58,37 @@ def main() -> None:
         for i in range(args.cubes):
             write_cube(root / f"cube{i:03d}", rng)
         check_folder(root / "cube000", Path(folder) / "warm")  # tables and caches in place
+        runs = {"--jobs 1": {"jobs": 1}, "--jobs 2": {"jobs": 2}}
+        running = None
+        if not args.no_cluster:
+            from dask.distributed import LocalCluster
+
+            running = LocalCluster(
+                n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40
+            )
+            runs["--cluster local:2"] = {"cluster": "local:2"}
+            runs["--cluster (running, 2 workers)"] = {"cluster": running.scheduler_address}
         medians = {}
-        for jobs in (1, 2):
+        for label, options in runs.items():
             rates = []
             for repeat in range(args.repeats):
-                out = Path(folder) / f"out{jobs}-{repeat}"
+                out = Path(folder) / f"out-{len(medians)}-{repeat}"
                 start = time.perf_counter()
-                summary = run_batch(root, out, check_folder, jobs=jobs, show_progress=False)
+                summary = run_batch(root, out, check_folder, show_progress=False, **options)
                 rates.append(summary.checked / (time.perf_counter() - start))
-            medians[jobs] = statistics.median(rates)
+            medians[label] = statistics.median(rates)
             rows = read_rows(out / "report.jsonl")
             verdicts = sum(row["status"] == "ok" for row in rows)
             print(
-                f"--jobs {jobs}: {medians[jobs]:.2f} cubes/s (median of {args.repeats} runs of "
+                f"{label}: {medians[label]:.2f} cubes/s (median of {args.repeats} runs of "
                 f"{args.cubes} cubes; {verdicts} with a verdict, {len(rows) - verdicts} errors)"
             )
-        print(f"--jobs 2 / --jobs 1: {medians[2] / medians[1]:.2f}x (2 cores, shared machine)")
+        if running is not None:
+            running.close()
+        for label in medians:
+            if label != "--jobs 2":
+                ratio = medians[label] / medians["--jobs 2"]
+                print(f"{label} / --jobs 2: {ratio:.2f}x (2 cores, shared machine)")
 
 
 if __name__ == "__main__":
