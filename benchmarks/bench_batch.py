@@ -8,8 +8,8 @@ JPEG like a phone photo), then times whole batch runs, reports and annotated pho
 included, with one and with two worker processes, then on Dask with two workers: a
 ``--cluster local:2`` run (the cluster started and stopped within the run, as a user pays
 for it) and a run on a cluster already running (``--cluster tcp://...``). Prints the
-median over repeats of each, and their ratios to --jobs 2 measured in the same run. The machine may be shared: medians,
-not single runs, and the ratio says more than the absolute rates.
+median over repeats of each, and their ratios to --jobs 2 measured in the same run. The
+machine may be shared: medians, not single runs, and the ratios say more than the rates.
 """
 
 from __future__ import annotations
