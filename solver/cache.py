@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import os
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -33,6 +34,10 @@ CACHE_ENV = "CUBESCAN_CACHE_DIR"
 """Environment variable that overrides the cache folder (tests point it at a tmp dir)."""
 
 _CHECKSUM_KEY = "checksum"
+
+
+class CacheUnusableWarning(UserWarning):
+    """The cache folder cannot be written (a file, read-only, full): arrays live in memory."""
 
 
 def cache_dir() -> Path:
@@ -226,7 +231,9 @@ def load_or_build(
     Returns
     -------
     dict of str to numpy.ndarray
-        Read-only arrays.
+        Read-only arrays. When the cache folder cannot be written (a file stands in its
+        place, it is read-only, the disk is full) they are built in memory and a
+        :class:`CacheUnusableWarning` says so.
 
     Examples
     --------
@@ -242,12 +249,34 @@ def load_or_build(
     arrays = read_arrays(path, expected)
     if arrays is not None:
         return arrays
-    with build_lock(path):
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(build_lock(path))
+            writable = True
+        except OSError as err:
+            _warn_unusable(path, err)
+            writable = False
         # Another process may have finished the build while we waited for the lock.
         arrays = read_arrays(path, expected)
         if arrays is None:
             arrays = build()
-            save_arrays(arrays, path)
+            if writable:
+                try:
+                    save_arrays(arrays, path)
+                except OSError as err:
+                    _warn_unusable(path, err)
     for array in arrays.values():
         array.setflags(write=False)
     return arrays
+
+
+def _warn_unusable(path: Path, error: OSError) -> None:
+    # A cache is a convenience: when it cannot be written the arrays are still built, in
+    # memory, and the user is told how to keep them next time.
+    warnings.warn(
+        f"the cache folder {path.parent} cannot be used ({error.strerror or error}); "
+        f"{path.stem} is built in memory this time. Set {CACHE_ENV} to a writable folder "
+        "to keep it.",
+        CacheUnusableWarning,
+        stacklevel=3,
+    )

@@ -13,6 +13,7 @@ import importlib
 import platform
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 import click
@@ -104,6 +105,35 @@ def write_crash_report(error: BaseException, argv: list[str]) -> Path:
     raise error
 
 
+def show_warning_line(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    """Print a warning as one line on stderr, without the source location Python adds.
+
+    Installed as :data:`warnings.showwarning` while a subcommand runs: a warning is meant
+    for the user (e.g. "the cache folder cannot be used"), not for a developer.
+
+    Parameters
+    ----------
+    message, category, filename, lineno, file, line
+        As :func:`warnings.showwarning` receives them; only ``message`` is shown.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> show_warning_line(UserWarning("the cache is read-only"), UserWarning, "x.py", 1)
+    """
+    click.echo(f"cubescan: warning: {message}", err=True)
+
+
 class CubescanGroup(click.Group):
     """A click group with lazily loaded subcommands that turns every error into one line:
     an anticipated one (bad input) exits 2, an unforeseen one exits 3 with a crash report."""
@@ -123,6 +153,11 @@ class CubescanGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
+        with warnings.catch_warnings():
+            warnings.showwarning = show_warning_line
+            return self._invoke_reporting_errors(ctx)
+
+    def _invoke_reporting_errors(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
 
 import numpy as np
+import pytest
 
-from cubescan.solver.cache import CACHE_ENV, cache_path, load_or_build, read_arrays, save_arrays
+from cubescan.solver.cache import (
+    CACHE_ENV,
+    CacheUnusableWarning,
+    cache_path,
+    load_or_build,
+    read_arrays,
+    save_arrays,
+)
 
 
 def test_round_trip_and_read_only(tmp_path, monkeypatch):
@@ -72,3 +81,28 @@ def test_two_processes_building_at_once_build_once(tmp_path):
     outputs = [p.communicate(timeout=60)[0].strip() for p in procs]
     assert outputs == ["45", "45"]
     assert (tmp_path / "builds.log").read_text().count("built") == 1
+
+
+def test_a_file_where_the_cache_folder_should_be_falls_back_to_memory(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file the user put here")
+    monkeypatch.setenv(CACHE_ENV, str(blocker))
+    with pytest.warns(CacheUnusableWarning, match="cannot be used") as caught:
+        arrays = load_or_build("t", 1, lambda: {"a": np.arange(4)})
+    assert arrays["a"].tolist() == [0, 1, 2, 3] and not arrays["a"].flags.writeable
+    assert len(caught) == 1 and CACHE_ENV in str(caught[0].message)
+    assert blocker.read_text() == "a file the user put here"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_cache_folder_falls_back_to_memory(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    folder.chmod(0o500)
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    try:
+        with pytest.warns(CacheUnusableWarning):
+            arrays = load_or_build("t", 1, lambda: {"a": np.arange(3)})
+    finally:
+        folder.chmod(0o700)
+    assert arrays["a"].tolist() == [0, 1, 2] and list(folder.iterdir()) == []

@@ -4,6 +4,7 @@ report for anything unforeseen, never a traceback and never a false "Solvable"."
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import cubescan.scanner.cli.validate as validate_module
+from cubescan import apply_moves, solved_facelets
 from cubescan.scanner.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -196,3 +198,18 @@ def test_steps_with_json_are_in_the_json():
     assert result.exit_code == 0
     steps = json.loads(result.stdout)["steps"]
     assert steps[-1]["facelets"] == "UUUURRRRFFFFDDDDLLLLBBBB"
+
+
+def test_an_unusable_cache_is_one_warning_line_and_the_answer_still_comes(tmp_path):
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("")
+    scrambled_2x2 = apply_moves(solved_facelets(2), "R U F")
+    done = subprocess.run(
+        [sys.executable, "-m", "cubescan", "solve", scrambled_2x2],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CUBESCAN_CACHE_DIR": str(blocker)},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cubescan: warning: the cache folder")
