@@ -199,7 +199,8 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
             return 1
         if found == 1:
             length = depth + togo
-            best[:length] = path[:length]
+            for i in range(length):  # a slice copy would cost seconds of compiling
+                best[i] = path[i]
             state[_BEST_LENGTH] = length
             state[_BEST_START] = which
             return 1 if length <= state[_TARGET] else 0

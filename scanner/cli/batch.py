@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 
 from cubescan.errors import BadInputError
+from cubescan.scanner.cli.preparation import start_preparation
 from cubescan.scanner.pipeline.batch import REPORT_HTML, REPORT_JSONL, read_rows, run_batch
 from cubescan.scanner.pipeline.check import check_folder
 from cubescan.scanner.pipeline.cluster import parse_cluster
@@ -38,7 +39,9 @@ def batch(root: Path, jobs: int, out: Path | None, resume: bool, cluster: str | 
     if cluster is not None:
         parse_cluster(cluster)  # a bad address is refused before any work
     out = out or root / "cubescan-report"
+    preparation = start_preparation(["detector", "solver"], overlap=False)
     summary = run_batch(root, out, check_folder, jobs=jobs, resume=resume, cluster=cluster)
+    preparation.finish()
     rows = read_rows(out / REPORT_JSONL)
     unreadable = sum(row["status"] == "error" for row in rows)
     unsolvable = sum(row["status"] == "ok" and not row.get("valid") for row in rows)

@@ -11,10 +11,16 @@ from rich.console import Console
 
 from cubescan.calibration.profile import load_profile
 from cubescan.errors import BadInputError
+from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.cli.validate import print_report
 from cubescan.scanner.frames.imageio import check_output_folder
 from cubescan.scanner.output.annotations import write_annotations
-from cubescan.scanner.pipeline.check import CubeReport, check_images
+from cubescan.scanner.pipeline.check import (
+    CubeReport,
+    check_photos,
+    load_photos,
+    with_solution,
+)
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
@@ -147,7 +153,14 @@ def check(
     if annotate is not None:
         check_output_folder(annotate)  # before the work, not after it
     profile = load_profile(profile_name) if profile_name else None
-    report, photos = check_images(list(paths), size, orientation, profile)
+    sources, images = load_photos(list(paths))
+    preparation = start_preparation(["detector", "solver"])
+    with waiting("reading the photos"):
+        report, photos = check_photos(images, sources, size, orientation, profile, solve=False)
+        if report.valid:
+            preparation.wait_for_solver()
+        report = with_solution(report)
+    preparation.finish()
     if annotate is not None:
         write_annotations(report, photos, annotate)
     expected = expected_state(report, expect, scramble)

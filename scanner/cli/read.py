@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cubescan.calibration.face_naming import name_face_colors
+from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.frames.imageio import check_image_output, read_image, write_image
 from cubescan.scanner.output.draw import NAME_BGR, annotate_face
 from cubescan.scanner.pipeline.photos import read_face
@@ -29,7 +30,10 @@ def read(image_path: Path, size: int | None, as_json: bool, annotate: Path | Non
     if annotate is not None:
         check_image_output(annotate)  # before the work, not after it
     image = read_image(image_path)
-    photo = read_face(image, str(image_path), size)
+    preparation = start_preparation(["detector"])
+    with waiting("finding the face"):
+        photo = read_face(image, str(image_path), size)
+    preparation.finish()
     naming = name_face_colors(photo.lab)
     n = round(len(photo.lab) ** 0.5)
     centers = photo.cells.mean(axis=1)

@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 
 from cubescan.errors import UnsolvableCubeError
+from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.cli.validate import print_report, report_json
 from cubescan.scanner.output.terminal import render_net
 from cubescan.solver.facelets import CubeState, parse_state
@@ -159,8 +160,12 @@ def solve(state: str, max_length: int, timeout: float | None, as_json: bool, ste
     --max-length (--timeout cut the search short, or no solution that short was found: the
     best found is printed, and stderr says so); 2 unreadable input; 130 interrupted.
     """
+    parsed = parse_state(state)
+    preparation = start_preparation(["solver"] if validate(parsed).valid else [])
     try:
-        result = solve_detailed(state, max_length, timeout)
+        with waiting("solving"):
+            result = solve_detailed(parsed, max_length, timeout)
+        preparation.finish()
     except UnsolvableCubeError as err:
         report = validate(state)
         if as_json:
@@ -172,7 +177,6 @@ def solve(state: str, max_length: int, timeout: float | None, as_json: bool, ste
     except KeyboardInterrupt:
         click.echo("cubescan: interrupted; no solution printed", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    parsed = parse_state(state)
     if as_json:
         data = result_json(parsed, result)
         if steps:

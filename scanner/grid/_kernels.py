@@ -100,7 +100,8 @@ def _free_region_stats(edges: np.ndarray):
             label[run] = label[root]  # the root came first, so it has its label
     stats = _empty_stats(count, width)
     sums = np.zeros((count, 5), np.int64)
-    stats[0], sums[0] = edge_stats[0], edge_sums[0]
+    for k in range(5):  # element by element: a row copy costs seconds of compiling
+        stats[0, k], sums[0, k] = edge_stats[0, k], edge_sums[0, k]
     for run in range(runs):
         _add_run(stats, sums, label[run], run_y[run], run_start[run], run_end[run])
     centroids = np.zeros((count, 2))

@@ -248,16 +248,44 @@ def _reordered(
     )
 
 
-def _solution(report: ValidationReport, state: CubeState) -> tuple[tuple[Move, ...] | None, str]:
-    if not report.valid:
-        return None, "the cube cannot be solved as it is: see the problems and fixes"
-    if state.size > 3:
-        return None, (
-            f"solving a {state.size}x{state.size} is not supported yet; the validation is complete"
+def with_solution(report: CubeReport) -> CubeReport:
+    """The report with its solution, or with the reason there is none.
+
+    Parameters
+    ----------
+    report
+        A report made without a solution (``solve=False``).
+
+    Returns
+    -------
+    CubeReport
+        ``solution`` set for a solvable 2x2 or 3x3; otherwise ``solution_note`` says why
+        not (not solvable as it is, or a size the solver does not take yet).
+
+    Examples
+    --------
+    >>> from cubescan.synth.colors import render_cube
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> truth = apply_moves(solved_facelets(3), "R U R' F2")
+    >>> lab = render_cube(truth, "cool", np.random.default_rng(0))
+    >>> report = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False)
+    >>> solved = with_solution(report)
+    >>> apply_moves(truth, solved.solution) == solved_facelets(3), solved.solution_note
+    (True, '')
+    """
+    if not report.validation.valid:
+        note = "the cube cannot be solved as it is: see the problems and fixes"
+        return replace(report, solution=None, solution_note=note)
+    if report.size > 3:
+        note = (
+            f"solving a {report.size}x{report.size} is not supported yet; "
+            "the validation is complete"
         )
+        return replace(report, solution=None, solution_note=note)
     from cubescan.solver.solve import solve  # the search tables load only when a solution is wanted
 
-    return tuple(solve(state)), ""
+    moves = tuple(solve(CubeState(report.size, report.facelets)))
+    return replace(report, solution=moves, solution_note="")
 
 
 @dataclass(frozen=True, eq=False)
@@ -467,13 +495,11 @@ def cube_report(
         )
         for face, info in reading.ordered.colors.items()
     }
-    state = CubeState(size, reading.outcome.facelets, reading.assembly.symbols)
-    solution, solution_note = _solution(reading.report, state) if solve else (None, "not asked for")
     photos = tuple(
         PhotoPlacement(sources[p.photo], p.face, p.quarter_turns)
         for p in reading.assembly.placements
     )
-    return CubeReport(
+    report = CubeReport(
         size,
         reading.outcome.facelets,
         reading.assembly.facelets,
@@ -482,13 +508,14 @@ def cube_report(
         reading.ordered.confidence,
         reading.outcome.repairs,
         reading.outcome.reason,
-        solution,
-        solution_note,
+        None,
+        "not asked for",
         photos,
         reading.assembly.ambiguous,
         reading.assembly.alternatives,
         note,
     )
+    return with_solution(report) if solve else report
 
 
 def _settled_by_sides(
@@ -596,9 +623,76 @@ def check_images(
     >>> report.valid, report.facelets[:9]  # doctest: +SKIP
     (True, 'UUUUUUUUU')
     """
+    sources, images = load_photos(paths)
+    return check_photos(images, sources, size, orientation, profile, solve)
+
+
+def load_photos(paths: Sequence[str | Path]) -> tuple[list[str], list[np.ndarray]]:
+    """Read a cube's six photos, in URFDLB order when they are named by face.
+
+    Parameters
+    ----------
+    paths
+        A folder holding six photos, or six image files (see :func:`check_images`).
+
+    Returns
+    -------
+    (list of str, list of numpy.ndarray)
+        Each photo's path and its image (BGR).
+
+    Raises
+    ------
+    BadInputError
+        A path that does not exist, not six photos, an unreadable image.
+
+    Examples
+    --------
+    >>> cube = Path(__file__).parents[2] / "sample_images" / "cube_3x3"  # six rendered photos
+    >>> sources, images = load_photos([cube])
+    >>> [Path(s).stem for s in sources], images[0].ndim
+    (['U', 'R', 'F', 'D', 'L', 'B'], 3)
+    """
     ordered = order_photos([Path(p) for p in paths])
-    images = [read_image(path) for path in ordered]
-    photos = read_cube_photos(images, [str(path) for path in ordered], size)
+    return [str(path) for path in ordered], [read_image(path) for path in ordered]
+
+
+def check_photos(
+    images: Sequence[np.ndarray],
+    sources: Sequence[str],
+    size: int | None = None,
+    orientation: str = "auto",
+    profile: Profile | None = None,
+    solve: bool = True,
+) -> tuple[CubeReport, list[FacePhoto]]:
+    """Six face photos, already read, to the full report (see :func:`check_images`).
+
+    Parameters
+    ----------
+    images
+        The photos (BGR), as from :func:`load_photos`.
+    sources
+        A name per photo, for the report and error messages.
+    size, orientation, profile, solve
+        As for :func:`check_images`.
+
+    Returns
+    -------
+    (CubeReport, list of FacePhoto)
+        As :func:`check_images` returns them.
+
+    Raises
+    ------
+    BadInputError
+        No face found in a photo, photos of different cubes, ...
+
+    Examples
+    --------
+    >>> sources, images = load_photos([Path(__file__).parents[2] / "sample_images" / "cube_3x3"])
+    >>> report, photos = check_photos(images, sources, solve=False)
+    >>> report.valid, [Path(p.source).stem for p in photos]
+    (True, ['U', 'R', 'F', 'D', 'L', 'B'])
+    """
+    photos = read_cube_photos(images, sources, size)
     report = cube_report(
         [p.lab for p in photos],
         [p.source for p in photos],

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from cli_lines import message_lines
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -126,7 +127,7 @@ def _invoke(args: list[str], sandbox: Path, allowed: tuple[Path, ...] = ()):
     )
     assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.stderr)
     if result.exit_code == 2:
-        assert len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        assert len(message_lines(result.stderr)) == 1, (args, result.stderr)
     new = {p for p in _files(sandbox) - before if not any(p.is_relative_to(a) for a in allowed)}
     assert not new, (args, sorted(map(str, new)))
     return result

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from cli_lines import message_lines
 from click.testing import CliRunner
 
 import cubescan.scanner.cli.validate as validate_module
@@ -28,7 +29,7 @@ def run(*args: str):
 
 
 def one_line_error(result) -> str:
-    lines = result.stderr.strip().splitlines()
+    lines = message_lines(result.stderr)
     assert len(lines) == 1, result.stderr
     return lines[0]
 
@@ -211,5 +212,30 @@ def test_an_unusable_cache_is_one_warning_line_and_the_answer_still_comes(tmp_pa
         env={**os.environ, "CUBESCAN_CACHE_DIR": str(blocker)},
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stderr.strip().splitlines()
+    lines = message_lines(done.stderr)
     assert len(lines) == 1 and lines[0].startswith("cubescan: warning: the cache folder")
+
+
+def test_the_first_run_says_what_it_prepares_and_the_second_is_quiet(tmp_path):
+    env = {**os.environ, "CUBESCAN_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "cubescan", "check", str(CUBE)]
+    first = subprocess.run(command, capture_output=True, text=True, env=env)
+    second = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stderr.startswith("cubescan: preparing the detector and the solver, once")
+    assert second.stderr == "" and first.stdout == second.stdout
+    assert {p.name.rsplit("-", 1)[0] for p in tmp_path.glob("prepared-*")} == {
+        "prepared-detector",
+        "prepared-solver",
+    }
+
+
+def test_a_bad_input_is_refused_before_any_preparation(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "cubescan", "check", str(tmp_path / "missing")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CUBESCAN_CACHE_DIR": str(tmp_path)},
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "does not exist" in result.stderr

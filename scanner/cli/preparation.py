@@ -1,0 +1,243 @@
+"""The first run after install: say what takes time, and overlap what can be overlapped.
+
+The detector's and the solver's inner loops are compiled by numba on first use and the
+solver's tables are built then; both are cached on disk, so only the first run waits. That
+run says so on stderr, and while the photos are read the solver is prepared in a second
+process, so the two waits overlap on a machine with two cores.
+
+Whether a part is prepared is kept as a marker file in the cache folder, stamped with the
+installed code (file names, sizes and modification times), so a new version or an edited
+source prepares again, as numba's own cache does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+import click
+
+# Rough first-run waits on a 2-core machine (docs/accuracy.md has the measured figures): what
+# the status line promises, so that a user knows whether to wait or worry.
+PREPARE_SECONDS = {"detector": 8, "solver": 6}
+
+
+def code_stamp() -> str:
+    """A short stamp of the installed code: changes when any of its Python files changes.
+
+    Returns
+    -------
+    str
+        16 hex digits from the relative paths, sizes and modification times of the
+        ``.py`` files of the installed ``cubescan`` packages.
+
+    Examples
+    --------
+    >>> len(code_stamp()), code_stamp() == code_stamp()
+    (16, True)
+    """
+    import cubescan.calibration
+    import cubescan.scanner
+    import cubescan.solver
+
+    digest = hashlib.blake2b(digest_size=8)
+    for package in (cubescan, cubescan.calibration, cubescan.scanner, cubescan.solver):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            stat = path.stat()
+            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    return digest.hexdigest()
+
+
+def marker_path(part: str) -> Path:
+    """Where the marker saying that ``part`` is prepared for this code lives.
+
+    Parameters
+    ----------
+    part
+        ``"detector"`` or ``"solver"``.
+
+    Returns
+    -------
+    pathlib.Path
+        A file in the cache folder; it may not exist.
+
+    Examples
+    --------
+    >>> marker_path("solver").name.startswith("prepared-solver-")
+    True
+    """
+    from cubescan.solver.cache import cache_dir
+
+    return cache_dir() / f"prepared-{part}-{code_stamp()}"
+
+
+def warm_up_solver() -> None:
+    """Build or load the solver's tables and compile its search by solving two cubes.
+
+    Run in a second process on the first run; everything it makes lands in the on-disk
+    caches, where the first process then finds it.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> warm_up_solver()  # doctest: +SKIP
+    """
+    from cubescan.solver.moves import apply_moves, solved_facelets
+    from cubescan.solver.solve import solve
+    from cubescan.solver.tables import load_tables
+
+    load_tables(progress=False)  # no bar from a process the user did not start
+    for size in (2, 3):
+        solve(apply_moves(solved_facelets(size), "R U F' L2 D B'"))
+
+
+@dataclass
+class Preparation:
+    """What the first run prepares, and the second process preparing the solver.
+
+    Attributes
+    ----------
+    parts
+        The parts not prepared yet when the command started.
+    solver_process
+        The process preparing the solver meanwhile, or None.
+    """
+
+    parts: tuple[str, ...]
+    solver_process: BaseProcess | None = None
+
+    def wait_for_solver(self) -> None:
+        """Wait until the second process has prepared the solver (at once if none).
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> Preparation(()).wait_for_solver()
+        """
+        if self.solver_process is not None:
+            self.solver_process.join()
+            self.solver_process = None
+
+    def finish(self) -> None:
+        """Mark the parts prepared that are; stop a solver preparation nobody waited for.
+
+        Call it when the command has done its work. A cache folder that cannot be
+        written only means that the next run says it again.
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> Preparation(()).finish()
+        """
+        process, self.solver_process = self.solver_process, None
+        prepared = list(self.parts)
+        if process is not None:
+            # The command did not solve (an unsolvable cube, bad input): the solver's
+            # preparation is left for a run that needs it.
+            process.terminate()
+            process.join()
+            prepared.remove("solver")
+        for part in prepared:
+            try:
+                marker = marker_path(part)
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+            except OSError:
+                continue
+
+
+def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation:
+    """Announce the first run's preparation on stderr; start the solver's in a second process.
+
+    Parameters
+    ----------
+    parts
+        What the command will use: ``"detector"``, ``"solver"`` or both. Parts already
+        prepared for this code are left out. The solver is prepared in a second process
+        only when the detector is prepared too (otherwise there is nothing to overlap it
+        with).
+    overlap
+        Prepare the solver in a second process while the detector is prepared; False
+        when the command runs its own worker processes (``batch``).
+
+    Returns
+    -------
+    Preparation
+        Call :meth:`Preparation.wait_for_solver` before solving and
+        :meth:`Preparation.finish` when the command succeeded.
+
+    Examples
+    --------
+    >>> preparation = start_preparation([])  # nothing to prepare: no line, no process
+    >>> preparation.parts, preparation.solver_process
+    ((), None)
+    """
+    order = ("detector", "solver")
+    needed = tuple(part for part in order if part in parts and not marker_path(part).exists())
+    if not needed:
+        return Preparation(())
+    seconds = sum(PREPARE_SECONDS[part] for part in needed)
+    if len(needed) == 2 and overlap:
+        seconds = max(PREPARE_SECONDS.values())
+    click.echo(
+        f"cubescan: preparing the {' and the '.join(needed)}, once after install: "
+        f"about {seconds} s",
+        err=True,
+    )
+    process = None
+    if needed == ("detector", "solver") and overlap:
+        # A daemon: it dies with the command, whatever way the command ends.
+        process = multiprocessing.get_context("spawn").Process(target=warm_up_solver, daemon=True)
+        process.start()
+    sys.stderr.flush()
+    return Preparation(needed, process)
+
+
+@contextlib.contextmanager
+def waiting(text: str) -> Iterator[None]:
+    """A pulsing progress bar with the elapsed time on stderr, in an interactive terminal.
+
+    Nothing is shown when stderr is not a terminal (a pipe, a file, a test), and the bar
+    is removed when the block ends, so the command's own output stays as it was.
+
+    Parameters
+    ----------
+    text
+        What is being waited for ("reading the photos").
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Use as ``with waiting("..."):``.
+
+    Examples
+    --------
+    >>> with waiting("reading the photos"):  # stderr is not a terminal here: no bar
+    ...     pass
+    """
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        progress.add_task(text, total=None)
+        yield
