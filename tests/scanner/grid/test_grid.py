@@ -8,53 +8,53 @@ import math
 import cv2
 import numpy as np
 import pytest
+from grid_scenes import patch_grid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from cubescan.errors import BadInputError
-from cubescan.scanner import grid
-from cubescan.scanner.grid import (
-    EDGE_THRESHOLDS,
-    REGION_COARSE_SIDE,
+from cubescan.scanner.grid import detect_grid
+from cubescan.scanner.grid._cells_kernels import _inner_patch_statistics
+from cubescan.scanner.grid._continuation_kernels import _ring_squares
+from cubescan.scanner.grid._geometry_kernels import _on_one_line
+from cubescan.scanner.grid._regions_kernels import _free_region_stats, _level_percentiles
+from cubescan.scanner.grid.cells import (
     _cell_statistics,
     _CellStatistics,
+    _glared,
+    _three_of_four_hold,
+    _washed,
+)
+from cubescan.scanner.grid.continuation import _grid_continues, _plain_surround
+from cubescan.scanner.grid.crossings import _link_crossings
+from cubescan.scanner.grid.face import _cell_width, _make_detection, _seen_cells
+from cubescan.scanner.grid.framing import (
     _corners_near,
     _cut_along_a_side,
     _cut_at_a_corner,
-    _detect_scaled,
-    _find_regions,
-    _glared,
-    _grid_continues,
-    _is_board,
-    _leaves_out_its_own,
-    _link_crossings,
-    _make_detection,
     _objects_beside_a_smaller_face,
-    _on_the_plastic,
-    _plain_surround,
-    _plastic_at_crossings,
-    _region_scales,
+)
+from cubescan.scanner.grid.geometry import _exact_fit, _rings, _too_few_for_perspective, _warp
+from cubescan.scanner.grid.params import EDGE_THRESHOLDS, INFERRED_CONFIDENCE, REGION_COARSE_SIDE
+from cubescan.scanner.grid.plastic import _on_the_plastic, _shows_plastic
+from cubescan.scanner.grid.regions import (
+    _find_regions,
     _Regions,
-    _ringed_lab,
-    _seen_cells,
-    _shows_plastic,
+    _shrunk,
     _sticker_sides,
-    _three_of_four_hold,
-    _two_alternating_colors,
-    _unseen_cells_are_surround,
-    _washed,
     _whitening,
     _working_lab,
-    detect_grid,
 )
-from cubescan.scanner.grid._kernels import (
-    _free_region_stats,
-    _inner_patch_statistics,
-    _level_percentiles,
-    _on_one_line,
-    _ring_squares,
+from cubescan.scanner.grid.rejection import (
+    _is_board,
+    _plastic_at_crossings,
+    _ringed_lab,
+    _two_alternating_colors,
 )
+from cubescan.scanner.grid.search import _detect_scaled, _region_scales
+from cubescan.scanner.grid.tracking import _track
+from cubescan.scanner.grid.windows import _leaves_out_its_own, _unseen_cells_are_surround
 from cubescan.synth.scenes import render_clutter, render_scene, seeded_clutter
 from cubescan.synth.specs import canonical_view, face_pose, random_scene_spec, scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video, write_video
@@ -1074,7 +1074,7 @@ def test_faces_whose_seams_only_faint_edges_find_are_found(seed, index, monkeypa
     # around their stickers; the last look, with fainter ones, does.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
-    monkeypatch.setattr(grid, "FAINT_EDGE_THRESHOLDS", EDGE_THRESHOLDS)
+    patch_grid(monkeypatch, "FAINT_EDGE_THRESHOLDS", EDGE_THRESHOLDS)
     assert detect_grid(image) is None
 
 
@@ -1084,7 +1084,7 @@ def test_faces_in_dim_frames_are_found_once_their_noise_is_blurred(seed, index, 
     # seams: faint edges cut each cell into pieces until the pass's image is blurred further.
     image, truth = _eval_detect_scene(index, seed)
     assert _matches(detect_grid(image), truth)
-    monkeypatch.setattr(grid, "FAINT_DENOISE", 1e-3)  # no further blur
+    patch_grid(monkeypatch, "FAINT_DENOISE", 1e-3)  # no further blur
     assert detect_grid(image) is None
 
 
@@ -1135,9 +1135,9 @@ def test_the_faint_look_refuses_clutter_by_its_own_rules(seed, others, rule, mon
     image = seeded_clutter(seed)
     assert detect_grid(image) is None
     for name, value in others:
-        monkeypatch.setattr(grid, name, value)
+        patch_grid(monkeypatch, name, value)
     assert detect_grid(image) is None
-    monkeypatch.setattr(grid, *rule)
+    patch_grid(monkeypatch, *rule)
     assert detect_grid(image) is not None
 
 
@@ -1479,7 +1479,7 @@ def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
     turn: float, top: float, plausible: bool
 ) -> None:
     face_h = _turned_5x5(turn, top)
-    quad = grid._warp(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), face_h)
+    quad = _warp(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), face_h)
     seen = np.ones((5, 5), bool)
     in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, seen, (480, 640))
     assert in_view == plausible
@@ -1700,7 +1700,7 @@ def test_shrinking_by_a_whole_factor_is_opencvs_area_averaging(
     frame = rng.integers(0, 256, shape, np.uint8) if frame is None else frame
     expected = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
     np.testing.assert_array_equal(
-        grid._shrunk(frame, (width, height)), expected.reshape(height, width, 3)
+        _shrunk(frame, (width, height)), expected.reshape(height, width, 3)
     )
 
 
@@ -1715,7 +1715,7 @@ def test_every_block_sum_is_rounded_as_opencv_rounds_it(factor) -> None:
     frame = np.repeat(frame.astype(np.uint8)[:, :, None], 3, axis=2)
     width = frame.shape[1] // factor
     expected = cv2.resize(frame, (width, 1), interpolation=cv2.INTER_AREA)
-    np.testing.assert_array_equal(grid._shrunk(frame, (width, 1)), expected.reshape(1, width, 3))
+    np.testing.assert_array_equal(_shrunk(frame, (width, 1)), expected.reshape(1, width, 3))
 
 
 @settings(deadline=None)  # the first example compiles the kernel
@@ -1735,19 +1735,19 @@ def test_the_fitted_homography_reprojects_as_well_as_opencvs(
     rng = np.random.default_rng(seed)
     coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
     coords = coords[rng.random(len(coords)) < 0.8]
-    if grid._too_few_for_perspective(coords):
+    if _too_few_for_perspective(coords):
         coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
     c, s, t = math.cos(math.radians(turn)), math.sin(math.radians(turn)), math.radians(tilt)
     truth = np.array([[40 * c, -40 * s, 300], [40 * s, 40 * c, 200], [math.sin(t) / 400, 0, 1]])
-    exact = grid._warp(coords, truth)
-    np.testing.assert_allclose(grid._exact_fit(coords, exact), truth, rtol=1e-6, atol=1e-9)
+    exact = _warp(coords, truth)
+    np.testing.assert_allclose(_exact_fit(coords, exact), truth, rtol=1e-6, atol=1e-9)
     points = exact + rng.normal(0.0, noise, exact.shape)
 
     def error(homography: np.ndarray) -> float:
-        return float(((grid._warp(coords, homography) - points) ** 2).sum())
+        return float(((_warp(coords, homography) - points) ** 2).sum())
 
     opencv = cv2.findHomography(coords, points)[0]
-    assert error(grid._exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9
+    assert error(_exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9
 
 
 @settings(deadline=None)  # the first example compiles the kernel
@@ -1776,14 +1776,14 @@ def test_ring_squares_are_the_lattices_own_cells(n: int) -> None:
     # squares of the lattice; turned 45 degrees (filling half their bounding box) none is;
     # half as wide again along the lattice's x, they are squashed across the rows above and
     # below the window but not beside it, where x runs across its side.
-    ring = grid._rings(n)[0]
+    ring = _rings(n)[0]
     homography = np.array([[20.0, 0.0, 200.0], [0.0, 20.0, 150.0], [0.0, 0.0, 1.0]])
-    centers = grid._warp(ring, homography)
+    centers = _warp(ring, homography)
 
     def squares(var_x: float, var_y: float, box_fill: float) -> np.ndarray:
         cov = np.array([[[var_x, 0.0], [0.0, var_y]]] * len(ring))
         area = np.sqrt(12 * var_x * 12 * var_y)
-        whiten = grid._whitening(cov, np.full(len(ring), area))
+        whiten = _whitening(cov, np.full(len(ring), area))
         fill = np.full(len(ring), box_fill)
         return _ring_squares(ring, n, homography, centers, whiten, fill, 2.0, 1.3, 0.2)
 
@@ -1815,7 +1815,7 @@ def test_tracking_follows_a_face_that_moved_in_a_full_hd_frame(seed, size) -> No
     first = detect_grid(image)
     assert _matches(first, truth)
     moved = _moved(first, np.array([20.0, -12.0]))
-    assert _matches(grid._track(image, size, moved), truth)  # found by tracking, not cold
+    assert _matches(_track(image, size, moved), truth)  # found by tracking, not cold
 
 
 def _moved(detection, shift: np.ndarray):
@@ -1839,9 +1839,9 @@ def test_a_face_that_moved_a_little_is_followed_without_a_search(seed, size, mon
     image, truth = render_scene(spec)
     first = detect_grid(image)
     assert _matches(first, truth)
-    monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
-    pitch = grid._cell_width(first.centers)
-    followed = grid._track(image, size, _moved(first, np.array([0.2, -0.1]) * pitch))
+    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
+    pitch = _cell_width(first.centers)
+    followed = _track(image, size, _moved(first, np.array([0.2, -0.1]) * pitch))
     assert _matches(followed, truth)
     np.testing.assert_allclose(followed.centers, first.centers, atol=0.1 * pitch)
 
@@ -1855,10 +1855,10 @@ def test_a_2x2_with_a_sticker_unseen_is_followed_on_its_other_three(seed, monkey
     image, truth = render_scene(spec)
     first = detect_grid(image)
     assert _matches(first, truth)
-    monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
-    followed = grid._track(image, 2, first)
+    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
+    followed = _track(image, 2, first)
     assert _matches(followed, truth)
-    assert np.isclose(followed.confidence, grid.INFERRED_CONFIDENCE).sum() == 1
+    assert np.isclose(followed.confidence, INFERRED_CONFIDENCE).sum() == 1
 
 
 def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch) -> None:
@@ -1872,9 +1872,9 @@ def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch
     first = detect_grid(image)
     assert _matches(first, truth)
     moved = _moved(first, first.centers[0, 0] - first.centers[1, 0])
-    assert _matches(grid._track(image, 3, moved), truth)
-    monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
-    assert grid._track(image, 3, moved) is None
+    assert _matches(_track(image, 3, moved), truth)
+    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
+    assert _track(image, 3, moved) is None
 
 
 def test_a_grid_found_where_the_face_was_is_judged_as_a_cold_one(monkeypatch) -> None:
@@ -1885,15 +1885,15 @@ def test_a_grid_found_where_the_face_was_is_judged_as_a_cold_one(monkeypatch) ->
     assert previous is not None and previous.size == 4
     image = render_clutter(np.random.default_rng(21), (640, 480))
     assert detect_grid(image, previous=previous) is None
-    monkeypatch.setattr(grid, "_not_a_face", lambda *args: False)
-    assert grid._track(image, 4, previous) is not None
+    patch_grid(monkeypatch, "_not_a_face", lambda *args: False)
+    assert _track(image, 4, previous) is not None
 
 
 def test_a_face_taken_away_is_not_followed(monkeypatch) -> None:
     spec = random_scene_spec(np.random.default_rng(45), 3, resolution=(640, 480), hard=False)
     first = detect_grid(render_scene(spec)[0])
     assert first is not None
-    monkeypatch.setattr(grid, "_detect_scaled", lambda *args, **kwargs: [])
+    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
     rng = np.random.default_rng(46)
     for _ in range(10):
-        assert grid._track(render_clutter(rng, (640, 480)), 3, first) is None
+        assert _track(render_clutter(rng, (640, 480)), 3, first) is None

@@ -6,21 +6,23 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from grid_scenes import patch_grid
 
-from cubescan.scanner import grid
-from cubescan.scanner.grid import (
-    _candidates,
-    _cell_statistics,
-    _color_continues,
+from cubescan.scanner.grid import FaceDetection, detect_grid
+from cubescan.scanner.grid.cells import _cell_statistics
+from cubescan.scanner.grid.continuation import _color_continues
+from cubescan.scanner.grid.face import _make_detection
+from cubescan.scanner.grid.params import MIN_STICKER_SHARE
+from cubescan.scanner.grid.plastic import _keys_with_gaps
+from cubescan.scanner.grid.quads import _candidates, _lattices
+from cubescan.scanner.grid.rejection import (
+    _block_in_frame,
+    _edge_turns,
     _edges_off_the_lines,
     _few_stickers,
     _is_board,
-    _keys_with_gaps,
-    _lattices,
-    _make_detection,
     _ringed_lab,
     _turned_in_cells,
-    detect_grid,
 )
 from cubescan.synth.scenes import render_scene, seeded_clutter
 from cubescan.synth.specs import random_scene_spec
@@ -165,7 +167,7 @@ def test_tiles_the_frame_cuts_past_a_window_continue_in_color(monkeypatch):
     tiles[:, 140:] = (200, 160, 120)
     window = _make_detection(np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]]), 3, np.ones((3, 3)))
     assert _color_continues(tiles, window, _ringed_lab(tiles, window))
-    monkeypatch.setattr(grid, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
+    patch_grid(monkeypatch, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
     assert not _color_continues(tiles, window, _ringed_lab(tiles, window))
 
 
@@ -261,10 +263,10 @@ def test_edge_directions_are_judged_in_the_frame_only(monkeypatch, margin, in_fr
     image = render_scene(random_scene_spec(np.random.default_rng(2), 3, hard=False))[0]
     image = cv2.resize(image, (200, 200))
     detection = _lattice(3, 0.0, 200 - 120 - margin, 40.0)
-    assert grid._block_in_frame(detection.homography, 3, image.shape) == in_frame
-    turns = grid._edge_turns(image, detection)
-    monkeypatch.setattr(grid, "_block_in_frame", lambda *args: False)
-    assert grid._edge_turns(image, detection) == pytest.approx(turns, abs=1e-9)
+    assert _block_in_frame(detection.homography, 3, image.shape) == in_frame
+    turns = _edge_turns(image, detection)
+    patch_grid(monkeypatch, "_block_in_frame", lambda *args: False)
+    assert _edge_turns(image, detection) == pytest.approx(turns, abs=1e-9)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -276,7 +278,7 @@ def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     detection = detect_grid(image)
     assert detection is not None and detection.size == n
     assert not _few_stickers(detection)
-    flat = int(np.ceil(n * n * grid.MIN_STICKER_SHARE))  # one of a 2x2's four, three of nine
+    flat = int(np.ceil(n * n * MIN_STICKER_SHARE))  # one of a 2x2's four, three of nine
     spoiled = detection.confidence.copy()
     spoiled[flat:] = 0.0
     assert not _few_stickers(replace(detection, confidence=spoiled))
@@ -284,7 +286,7 @@ def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     assert _few_stickers(replace(detection, confidence=spoiled))
 
 
-def _lattice(n: int, shear: float, left: float, top: float) -> grid.FaceDetection:
+def _lattice(n: int, shear: float, left: float, top: float) -> FaceDetection:
     """An n x n grid of 40 px cells from (left, top), each row ``shear`` px right of the last."""
     homography = np.array([[40.0, shear, left], [0, 40, top], [0, 0, 1]])
     return _make_detection(homography, n, np.ones((n, n)))
