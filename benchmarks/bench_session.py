@@ -78,7 +78,7 @@ class Clocks:
             "sample": cubescan.scanner.pipeline.observe.sample_colors,
             "name": cubescan.scanner.pipeline.observe.name_face_colors,
             # The tracking path inside detect_grid (None if detection.py no longer has it).
-            "track": getattr(cubescan.scanner.grid.detection, "_track", None),
+            "track": getattr(cubescan.scanner.grid.detection, "track", None),
         }
 
     def install(self) -> None:
@@ -90,7 +90,7 @@ class Clocks:
             "naming", self.originals["name"]
         )
         if self.originals["track"] is not None:
-            cubescan.scanner.grid.detection._track = self._track
+            cubescan.scanner.grid.detection.track = self._track
 
     def reset(self) -> None:
         self.seconds.clear()

@@ -44,26 +44,21 @@ The modules, in pipeline order (each numba kernel sits beside its stage in
 ``_<stage>_kernels.py``; kernels several stages share are in ``_kernels.py``):
 
 - :mod:`~cubescan.scanner.grid.params`: every threshold of the detector, documented.
-- :mod:`~cubescan.scanner.grid.geometry`: homographies between lattice and image, and the
-  cell and frame geometry every stage shares.
-- :mod:`~cubescan.scanner.grid.face`: :class:`FaceDetection`, the result, and what is seen
-  of its cells.
+- :mod:`~cubescan.scanner.grid.geometry` and :mod:`~cubescan.scanner.grid.face`: what all
+  stages share: homographies between lattice and image, cell and frame geometry, and
+  :class:`FaceDetection`, the result.
 - :mod:`~cubescan.scanner.grid.regions`: step 1, the working image and its regions.
-- :mod:`~cubescan.scanner.grid.cells`: what a cell of a candidate face shows (its colour
-  statistics, seams, whether it holds one sticker).
-- :mod:`~cubescan.scanner.grid.plastic`: cells showing the cube's plastic body, and keys
-  with gaps (keyboards).
-- :mod:`~cubescan.scanner.grid.framing`: how a face sits in the frame (its shape, the
-  frame's edge cutting it).
-- :mod:`~cubescan.scanner.grid.continuation`: a grid continuing past a window's border
-  (tiles, boards).
-- :mod:`~cubescan.scanner.grid.windows`: step 3, scoring the N x N windows of a lattice.
 - :mod:`~cubescan.scanner.grid.lattice`: step 2, linking regions into lattices and fitting
-  them.
-- :mod:`~cubescan.scanner.grid.crossings`: the crossings cue of a stickerless face.
-- :mod:`~cubescan.scanner.grid.rejection`: the last "not a face" tests on a found grid.
-- :mod:`~cubescan.scanner.grid.search`: step 4, the search over scales.
-- :mod:`~cubescan.scanner.grid.quads`: the second cue, sticker quads.
+  them (split at a fold).
+- :mod:`~cubescan.scanner.grid.windows`: step 3, scoring a lattice's N x N windows by the
+  tests of :mod:`~cubescan.scanner.grid.cells` (what a cell shows: colour statistics,
+  glare, seams), :mod:`~cubescan.scanner.grid.plastic` (the cube's body, keys with gaps),
+  :mod:`~cubescan.scanner.grid.framing` (the face and the frame's edge) and
+  :mod:`~cubescan.scanner.grid.continuation` (a grid going on past the window: tiles).
+- :mod:`~cubescan.scanner.grid.search`: step 4, the search over scales, with the crossings
+  cue of a stickerless face (:mod:`~cubescan.scanner.grid.crossings`) and the second cue,
+  sticker quads (:mod:`~cubescan.scanner.grid.quads`); a grid found must pass the last
+  "not a face" tests (:mod:`~cubescan.scanner.grid.rejection`).
 - :mod:`~cubescan.scanner.grid.tracking`: step 5, following a face from the last frame.
 - :mod:`~cubescan.scanner.grid.detection`: :func:`detect_grid`, the cues in turn.
 

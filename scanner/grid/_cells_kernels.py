@@ -18,7 +18,7 @@ from cubescan.scanner.grid._kernels import _interpolated, _sort_in_place, _sorte
 @njit(cache=True, nogil=True, error_model="numpy")
 def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
     """Which cells (pixels (n, n, 16, 3) Lab) are one flat colour under a glare spot (see
-    grid._glared): each cell's pixels are ordered by lightness (stably, as NumPy's argsort
+    cells.flat_under_glare): each cell's pixels are ordered by lightness (stably, as NumPy's argsort
     of 8-bit values is), then judged on their darker half and lightest quarter, or as
     washed out (:func:`_washed_cell`)."""
     rows, cols, count = pixels.shape[0], pixels.shape[1], pixels.shape[2]
@@ -74,7 +74,7 @@ def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _washed_cell(cell: np.ndarray, max_spread: float, min_chroma: float) -> bool:
     """Whether a cell's pixels (16, 3) Lab, darkest first, are a coloured sticker washed out
-    by glare over much of its patch (see grid._washed): the darkest quarter is flat and
+    by glare over much of its patch (see cells.washed_by_glare): the darkest quarter is flat and
     coloured, every pixel keeps its hue, and the lightest is much lighter."""
     count = len(cell)
     base = cell[: count // 4]
@@ -118,7 +118,7 @@ def _channel_mean(pixels: np.ndarray, channel: int) -> float:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
+def inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
     """Of each cell of a rectified n x n face (``patch``: (n * cell_px, n * cell_px, 3)
     8-bit), the pixels of its inner patch (all but a border of two pixels), (n, n, K, 3);
     their median per channel (n, n, 3) float32; and their spread, the largest over the

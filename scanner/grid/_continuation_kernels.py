@@ -20,7 +20,7 @@ from cubescan.scanner.grid._kernels import (
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _ring_squares(
+def ring_squares(
     ring: np.ndarray,
     n: int,
     homography: np.ndarray,
@@ -33,7 +33,7 @@ def _ring_squares(
 ) -> np.ndarray:
     """For each cell of the rings around an n x n window (``ring``, lattice coords) and the
     region nearest it (``centers``, ``whiten``, ``box_fill``: one per cell): whether that
-    region is a square of the lattice there (see grid._lattice_continues). Its shape in
+    region is a square of the lattice there (see continuation._lattice_continues). Its shape in
     lattice units is square within ``max_aspect``; not squashed across the window's side
     (narrower across it than along it by ``max_squash``), as the next face of a cube is where
     it bends away; and it fills its bounding box as the lattice's cell there fills its own

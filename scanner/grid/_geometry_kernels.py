@@ -12,7 +12,7 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _on_one_line(coords: np.ndarray) -> bool:
+def on_one_line(coords: np.ndarray) -> bool:
     """True when all the (integer) coords lie on one line, or are one point: exactly where
     their centred matrix has rank below two."""
     for b in range(1, len(coords)):

@@ -14,7 +14,7 @@ from cubescan.scanner.grid._kernels import _interpolated
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _free_region_stats(edges: np.ndarray):
+def free_region_stats(edges: np.ndarray):
     """The regions between an edge image's edges, grown by one pixel right and down (as
     ``cv2.dilate`` with a 2 x 2 kernel grows them): each 4-connected region's area, bounding
     box (left, top, width, height), centroid and second moments, label 0 being the grown
@@ -149,7 +149,7 @@ def _add_run(stats, sums, label, y, start, end) -> None:
 def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndarray:
     """The BGR image (H, W, 3) uint8 shrunk by a whole ``factor`` along both axes: each
     output pixel the mean of its ``factor`` x ``factor`` block, as ``rounded[block sum]``
-    (see grid._shrunk). Rows of blocks are summed first, a whole image row at a time (the
+    (see regions.shrunk). Rows of blocks are summed first, a whole image row at a time (the
     long, contiguous loop the compiler vectorises), then each block's columns, the three
     channels side by side."""
     height, width, _ = image.shape
@@ -183,7 +183,7 @@ def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndar
 def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
     """Each region's compactness (its area over 12 root-determinants of its covariance: 1
     for a filled square), elongation (the root of its covariance's eigenvalue ratio) and
-    whitening (see grid._whitening), from its variances (K, 3: xx, yy, xy about its
+    whitening (see regions.whitening), from its variances (K, 3: xx, yy, xy about its
     centroid), area and sticker side."""
     count = len(areas)
     compact, elongation = np.empty(count), np.empty(count)
@@ -205,7 +205,7 @@ def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np.ndarray:
+def level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np.ndarray:
     """``np.percentile`` (linear interpolation between the neighbouring ranks, from the
     nearer one as NumPy interpolates) of an 8-bit image's every ``step``-th pixel along
     both axes, read off the histogram of its levels."""

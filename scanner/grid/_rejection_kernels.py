@@ -15,7 +15,7 @@ from numba import njit
 def _doubled_angle_sums(gx: np.ndarray, gy: np.ndarray, judged: np.ndarray):
     """Sums over the judged pixels (mask (H, W)) and all channels of the gradients' doubled
     angles (gx + i gy)^2, as (sine, cosine) of those across the columns (cosine >= 0), then
-    (sine, cosine) of all (see grid._edge_turns). Products are float32, sums float64."""
+    (sine, cosine) of all (see rejection.edge_turns). Products are float32, sums float64."""
     two = np.float32(2.0)
     sine_columns = cosine_columns = sine_all = cosine_all = 0.0
     height, width, channels = gx.shape

@@ -96,7 +96,7 @@ def _windows(coords, blocks, middles, lo, extent, sizes):
                         support[y, x] = True
                 # Nearly all the lattice, or a full N x N of it with a few look-alike strays
                 # (two objects beside a 3x3 are a sixth of its lattice; beside a 2x2, a third,
-                # so a 2x2's are judged by their size, see grid._leaves_out_its_own), or all
+                # so a 2x2's are judged by their size, see windows.leaves_out_its_own), or all
                 # but one cell (a finger over it) of an N >= 3 with one stray.
                 full = (covered == n * n and (covered >= 0.85 * total or total - covered <= 2)) or (
                     covered + 1 == total and covered >= n * n - (n >= 3)

@@ -13,10 +13,10 @@ import numpy as np
 
 from cubescan.scanner.grid._cells_kernels import (
     _glared_cells,
-    _inner_patch_statistics,
     _washed_cells,
+    inner_patch_statistics,
 )
-from cubescan.scanner.grid.geometry import _UNIT_SQUARE, _in_frame, _warp
+from cubescan.scanner.grid.geometry import _UNIT_SQUARE, _in_frame, warp_points
 from cubescan.scanner.grid.params import (
     GLINT_ALIGNMENT,
     MAX_STICKER_SPREAD,
@@ -30,7 +30,7 @@ from cubescan.scanner.grid.params import (
 )
 
 
-def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray) -> bool:
+def three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray) -> bool:
     """True when the three seen cells of a 2x2 window look like a cube face's stickers.
 
     With only three of four stickers seen, an L of three squares that happen to sit on a
@@ -40,6 +40,38 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     glare spot washed towards white), the plastic or a seam runs between neighbouring
     stickers as a line darker than both, and the cells around the face are not more of the
     same (tiles are; a plain surround that dim light brings near a sticker's colour is not).
+
+    Parameters
+    ----------
+    face_h
+        Face homography of the 2x2 window into ``lab``.
+    support
+        Which of its cells (2, 2) show a sticker (three of them).
+    lab
+        The working image, 8-bit Lab.
+
+    Returns
+    -------
+    bool
+        Whether the three seen cells hold as a cube face's stickers.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> three = np.array([[True, True], [True, False]])
+    >>> three_of_four_hold(face_h, three, lab)
+    True
+    >>> three_of_four_hold(face_h @ np.diag([1.3, 1.3, 1.0]), three, lab)  # cells off the stickers
+    False
     """
     cell_px = 20
     # The window and the ring of cells around it, rectified: cell (r, c) of the window is
@@ -67,7 +99,7 @@ def _three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray
     ring[1:3, 1:3] = False
     rows, cols = np.nonzero(ring)
     cell_corners = np.stack([cols - 1, rows - 1], axis=1)[:, None] + _UNIT_SQUARE
-    projected = _warp(cell_corners.reshape(-1, 2).astype(float), face_h)
+    projected = warp_points(cell_corners.reshape(-1, 2).astype(float), face_h)
     in_frame = _in_frame(projected, lab.shape).reshape(-1, 4).all(axis=1)
     distance = np.linalg.norm(median[rows, cols][:, None] - median[seen][None], axis=2)
     mostly_one = off_color.mean(axis=2)[rows, cols] <= 0.35
@@ -194,7 +226,7 @@ def _seam_between(lightness: np.ndarray, chroma: np.ndarray, cell_px: int) -> bo
 
 
 def _cell_medians(ringed: np.ndarray, n: int) -> np.ndarray:
-    """(N+2, N+2, 3) the median Lab of each cell of :func:`_ringed_lab`'s sorted samples
+    """(N+2, N+2, 3) the median Lab of each cell of :func:`ringed_lab`'s sorted samples
     (the middle one of its 25)."""
     return ringed[:, 12].reshape(n + 2, n + 2, 3)
 
@@ -205,7 +237,7 @@ def _cell_samples(
     """25 samples over the middle of each cell of an m x m block of the grid whose first
     cell's corner is (start, start): (m*m, 25, 3) of the image's channels and whether each
     sample lies in the frame (m*m, 25), cells row-major."""
-    pixels = _warp(_cell_sample_points(m, start), homography)
+    pixels = warp_points(_cell_sample_points(m, start), homography)
     height, width = image.shape[:2]
     in_frame = (pixels[:, 0] >= 0) & (pixels[:, 0] <= width - 1) & (pixels[:, 1] >= 0)
     in_frame &= pixels[:, 1] <= height - 1
@@ -259,7 +291,7 @@ def _seam_dip(cell_lightness: np.ndarray | float, line_lightness: np.ndarray | f
     return (cell_lightness - line_lightness) / np.maximum(cell_lightness, SEAM_FLOOR)
 
 
-class _CellStatistics(NamedTuple):
+class CellStatistics(NamedTuple):
     """Per cell of a window (n, n): its inner patch's median lightness and chroma, spread
     (interquartile range), whether it is one flat colour under a glare spot, and its median
     Lab colour (n, n, 3)."""
@@ -271,8 +303,39 @@ class _CellStatistics(NamedTuple):
     color: np.ndarray
 
 
-def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatistics:
-    """:class:`_CellStatistics` of each cell's inner patch (rectified)."""
+def cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> CellStatistics:
+    """:class:`CellStatistics` of each cell's inner patch (rectified).
+
+    Parameters
+    ----------
+    face_h
+        Face homography into ``lab``.
+    n
+        The window's size N.
+    lab
+        The working image, 8-bit Lab.
+
+    Returns
+    -------
+    CellStatistics
+        Per cell (n, n).
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> cells = cell_statistics(face_h, 3, lab)
+    >>> cells.lightness.shape, bool((cells.spread < MAX_STICKER_SPREAD).all())
+    ((3, 3), True)
+    """
     cell_px = 8
     side = n * cell_px
     to_face = np.diag([1.0 / cell_px, 1.0 / cell_px, 1.0])
@@ -280,25 +343,63 @@ def _cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> _CellStatis
     patch = cv2.warpPerspective(
         lab, rectify, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    inner, median, spread = _inner_patch_statistics(patch, n, cell_px)  # 16 pixels a cell
+    inner, median, spread = inner_patch_statistics(patch, n, cell_px)  # 16 pixels a cell
     lightness, chroma = _lightness_and_chroma(median)
-    return _CellStatistics(lightness, chroma, spread, _glared(inner), median)
+    return CellStatistics(lightness, chroma, spread, flat_under_glare(inner), median)
 
 
-def _glared(pixels: np.ndarray) -> np.ndarray:
+def flat_under_glare(pixels: np.ndarray) -> np.ndarray:
     """Which cells (pixels: (n, n, 16, 3) Lab) are one flat colour under a glare spot.
 
     A highlight lightens part of a sticker towards white: the cell's darker half stays one
     flat colour, and its lightest quarter is much lighter and greyer than that half. A
-    broad one may leave only a corner of the sticker unglared: see :func:`_washed`.
+    broad one may leave only a corner of the sticker unglared: see :func:`washed_by_glare`.
+
+    Parameters
+    ----------
+    pixels
+        Each cell's inner patch, (n, n, 16, 3) Lab.
+
+    Returns
+    -------
+    np.ndarray
+        (n, n) bool.
+
+    Examples
+    --------
+    >>> patch = np.tile(np.array([90.0, 170.0, 160.0]), (1, 1, 16, 1))
+    >>> bool(flat_under_glare(patch)[0, 0])  # flat, no glare spot
+    False
+    >>> patch[0, 0, 12:] = (250.0, 132.0, 130.0)  # its lightest quarter glared
+    >>> bool(flat_under_glare(patch)[0, 0])
+    True
     """
     return _glared_cells(pixels, MAX_STICKER_SPREAD, PLASTIC_CHROMA)
 
 
-def _washed(ordered: np.ndarray) -> np.ndarray:
+def washed_by_glare(ordered: np.ndarray) -> np.ndarray:
     """Which cells (pixels (n, n, 16, 3) Lab, darkest first) are a coloured sticker that a
     glare spot lightens over much of its patch, the unglared part too small for
-    :func:`_glared`: the darkest quarter is one flat colour, and every pixel lies between
+    :func:`flat_under_glare`: the darkest quarter is one flat colour, and every pixel lies between
     that colour and grey in a/b (a highlight lightens a colour and washes it out, but does
-    not turn its hue)."""
+    not turn its hue).
+
+    Parameters
+    ----------
+    ordered
+        Each cell's inner patch, (n, n, 16, 3) Lab, its pixels darkest first.
+
+    Returns
+    -------
+    np.ndarray
+        (n, n) bool.
+
+    Examples
+    --------
+    >>> red = np.array([90.0, 170.0, 160.0])
+    >>> washed = np.linspace(0.0, 1.0, 16)[:, None] * (np.array([240.0, 130.0, 129.0]) - red)
+    >>> patch = (red + np.where(np.arange(16)[:, None] < 4, 0.0, washed))[None, None]
+    >>> bool(washed_by_glare(patch)[0, 0])
+    True
+    """
     return _washed_cells(np.asarray(ordered, np.float64), MAX_STICKER_SPREAD, PLASTIC_CHROMA)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from cubescan.scanner.grid._continuation_kernels import _ring_squares
+from cubescan.scanner.grid._continuation_kernels import ring_squares
 from cubescan.scanner.grid._kernels import _nearest
 from cubescan.scanner.grid.cells import (
     _cell_medians,
-    _cell_statistics,
     _inner_patches,
     _one_plain_surface,
     _rectified_lab,
+    cell_statistics,
 )
 from cubescan.scanner.grid.face import FaceDetection, _to_frame
 from cubescan.scanner.grid.geometry import (
@@ -25,8 +25,8 @@ from cubescan.scanner.grid.geometry import (
     _lattice_of_face,
     _median,
     _pitch,
-    _rings,
-    _warp,
+    rings,
+    warp_points,
 )
 from cubescan.scanner.grid.params import (
     MAX_EXTRAPOLATED_ASPECT,
@@ -36,14 +36,14 @@ from cubescan.scanner.grid.params import (
     MAX_TILE_AREA_RATIO,
     RING_SAME_COLOR,
 )
-from cubescan.scanner.grid.regions import _Regions, _regions_at
+from cubescan.scanner.grid.regions import Regions, _regions_at
 
 
 def _not_continued(
     image: np.ndarray,
     faces: list[FaceDetection],
     first_lab: np.ndarray,
-    first_regions: _Regions,
+    first_regions: Regions,
     along_a_side: bool = False,
 ) -> list[FaceDetection]:
     """The faces found at another pass than the first that do not continue in the first
@@ -66,21 +66,21 @@ def _continues_at(
     image: np.ndarray,
     face: FaceDetection,
     lab: np.ndarray,
-    regions: _Regions,
+    regions: Regions,
     along_a_side: bool = True,
 ) -> bool:
-    """:func:`_grid_continues` for a face found in ``image``, over the regions of another
+    """:func:`grid_continues` for a face found in ``image``, over the regions of another
     pass (``lab`` is that pass's working image)."""
     if len(regions.areas) == 0:
         return False
     to_small = np.linalg.inv(_to_frame(lab.shape, image.shape))
-    return _grid_continues(
+    return grid_continues(
         _lattice_of_face(to_small @ face.homography), face.size, regions, lab, along_a_side
     )
 
 
-def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
-    """Which cells of the ring around a face ((N+2, N+2), as :func:`_ringed_lab` orders
+def plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
+    """Which cells of the ring around a face ((N+2, N+2), as :func:`ringed_lab` orders
     them; its corners are not judged) lie on one plain surface past the face's border:
     each runs into a neighbour along the ring with no line of any kind between (see
     :func:`_one_plain_surface`), but not into the face's cell beside it.
@@ -88,6 +88,32 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     Tiles show grout between them, darker or lighter than they are; a plain table shows
     none, whatever its colour. A cube's other faces, in view past a side, show stickers
     and plastic.
+
+    Parameters
+    ----------
+    image
+        The BGR frame.
+    detection
+        The grid found in it.
+
+    Returns
+    -------
+    np.ndarray
+        (N+2, N+2) bool: the ring cells on one plain surface (the face's cells False).
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> ring = plain_surround(frame, face)
+    >>> ring.shape, int(ring.sum())
+    ((5, 5), 12)
     """
     n, cell_px = detection.size, 16
     m = n + 2
@@ -101,7 +127,7 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     inner_square = margin / cell_px + _UNIT_SQUARE * (1 - 2 * margin / cell_px)
     corners = np.stack([cols, rows], axis=-1).reshape(-1, 1, 2) - 1 + inner_square
     in_frame = _in_frame(
-        _warp(corners.reshape(-1, 2).astype(float), detection.homography), image.shape
+        warp_points(corners.reshape(-1, 2).astype(float), detection.homography), image.shape
     )
     flat = in_frame.reshape(m, m, 4).all(axis=2) & (off_color.mean(axis=2) <= 0.35)
     in_row, in_column = _one_plain_surface(lab, color, flat, margin)
@@ -113,10 +139,10 @@ def _plain_surround(image: np.ndarray, detection: FaceDetection) -> np.ndarray:
     return plain
 
 
-def _grid_continues(
+def grid_continues(
     homography: np.ndarray,
     n: int,
-    regions: _Regions,
+    regions: Regions,
     lab: np.ndarray,
     along_a_side: bool = True,
     colors: np.ndarray | None = None,
@@ -130,29 +156,69 @@ def _grid_continues(
     out, a perspective that is only noise can miss a tile by most of a pitch. The ring
     beyond a 2x2 is also looked for where the affine fit to its four centres puts it (a
     real perspective, on a large face, is the homography's to follow).
+
+    Parameters
+    ----------
+    homography
+        Lattice homography of the window into ``lab`` (cell centres at integer coords).
+    n
+        The window's size N.
+    regions
+        The regions found in ``lab``.
+    lab
+        The working image, 8-bit Lab.
+    along_a_side
+        Also look along the sides of the ring beyond it.
+    colors
+        The window's cell colours, when the caller has them.
+
+    Returns
+    -------
+    bool
+        Whether the lattice goes on past the window.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> from cubescan.scanner.grid.regions import find_regions
+    >>> regions = find_regions(lab)
+    >>> lattice_h = np.array([[40.0, 0, 117], [0, 40, 77], [0, 0, 1]])
+    >>> grid_continues(lattice_h, 3, regions, lab)
+    False
+    >>> grid_continues(lattice_h, 2, regions, lab)  # a 2x2 of the 3x3: its stickers go on
+    True
     """
     if _lattice_continues(homography, n, regions, lab, along_a_side, colors):
         return True
     if n != 2 or not along_a_side:
         return False
     cells = _cell_middles(2) - 0.5
-    affine = _affine_fit(cells, _warp(cells, homography))
+    affine = _affine_fit(cells, warp_points(cells, homography))
     return _lattice_continues(affine, n, regions, lab, True, colors, beyond_only=True)
 
 
 def _lattice_continues(
     homography: np.ndarray,
     n: int,
-    regions: _Regions,
+    regions: Regions,
     lab: np.ndarray,
     along_a_side: bool,
     colors: np.ndarray | None,
     beyond_only: bool = False,
 ) -> bool:
-    """:func:`_grid_continues` for the window's lattice extended by one homography; only
+    """:func:`grid_continues` for the window's lattice extended by one homography; only
     along the sides of the ring beyond the first when ``beyond_only``."""
-    ring, first, sides = _rings(n)
-    predicted = _warp(ring, homography)
+    ring, first, sides = rings(n)
+    predicted = warp_points(ring, homography)
     height, width = lab.shape[:2]
     inside = _in_frame(predicted, lab.shape)
     pitch = _pitch(homography)
@@ -167,7 +233,7 @@ def _lattice_continues(
     # across the window's side, as the next face of the cube is where it bends away, and
     # lined up with it, as tiles and keys are (a square object turned against it fills its
     # bounding box unlike a cell of the lattice there does).
-    square = _ring_squares(
+    square = ring_squares(
         ring,
         n,
         homography,
@@ -224,7 +290,7 @@ def _lattice_continues(
 def _of_the_grids_kind(
     homography: np.ndarray,
     n: int,
-    regions: _Regions,
+    regions: Regions,
     lab: np.ndarray,
     beside: np.ndarray,
     pitch: float,
@@ -241,13 +307,13 @@ def _of_the_grids_kind(
     """
     face_h = _face_of_lattice(homography)
     if colors is None:
-        colors = _cell_statistics(face_h, n, lab).color
+        colors = cell_statistics(face_h, n, lab).color
     colors = np.asarray(colors, float).reshape(-1, 1, 3)
     at = np.rint(regions.centers[beside]).astype(int)
     at = np.clip(at, 0, [lab.shape[1] - 1, lab.shape[0] - 1])
     seen = lab[at[:, 1], at[:, 0]].astype(float)
     repeats = np.linalg.norm(seen[None] - colors, axis=2).min(axis=0) < 2 * RING_SAME_COLOR
-    dist, own = _nearest(_warp(_cell_middles(n), face_h), regions.centers)
+    dist, own = _nearest(warp_points(_cell_middles(n), face_h), regions.centers)
     own = own[dist < 0.25 * pitch]
     if len(own) == 0:
         return repeats, np.zeros_like(repeats)
@@ -255,7 +321,7 @@ def _of_the_grids_kind(
     return repeats, (ratio < MAX_TILE_AREA_RATIO) & (ratio > 1 / MAX_TILE_AREA_RATIO)
 
 
-def _color_continues(
+def color_continues(
     image: np.ndarray, detection: FaceDetection, block: tuple[np.ndarray, np.ndarray]
 ) -> bool:
     """True when the cells just past three or more of the grid's sides repeat its colours.
@@ -269,10 +335,38 @@ def _color_continues(
     of stickers, and a piece's stickers all differ. It takes at least two repeating cells and
     half of the side's judged ones. A ring cell textured by text or an object over it never
     repeats, nor does one on a plain surface (a white table beside white stickers: see
-    :func:`_plain_surround`), but both are judged: left out, a real face filling the frame
+    :func:`plain_surround`), but both are judged: left out, a real face filling the frame
     with white stickers against a white wall (rubyrizz WhatsApp-Image-2021-02-16-at-7-56-47)
     repeats past the two sides whose other cells are textured. Only ring cells that show in
-    the frame are judged. ``block`` is :func:`_ringed_lab`'s.
+    the frame are judged. ``block`` is :func:`ringed_lab`'s.
+
+    Parameters
+    ----------
+    image
+        The BGR frame.
+    detection
+        The grid found in it.
+    block
+        :func:`~cubescan.scanner.grid.rejection.ringed_lab` of the grid.
+
+    Returns
+    -------
+    bool
+        Whether the grid's colours go on past its border (tiles, stripes).
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> from cubescan.scanner.grid.rejection import ringed_lab
+    >>> color_continues(frame, face, ringed_lab(frame, face))
+    False
     """
     n = detection.size
     lab, inside = block
@@ -294,7 +388,7 @@ def _color_continues(
         difference = np.linalg.norm(median[ring] - median[border], axis=-1)
         same = flat & (difference < RING_SAME_COLOR)
         if same.any():
-            plain = _plain_surround(image, detection) if plain is None else plain
+            plain = plain_surround(image, detection) if plain is None else plain
             same &= ~plain[ring]
         judged_sides += bool(judged.any())
         repeated_sides += bool(judged.any() and same.sum() >= max(1, judged.sum() / 2))

@@ -8,9 +8,9 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from cubescan.scanner.grid._kernels import _grow_lattices
-from cubescan.scanner.grid.cells import _cell_statistics, _sample
-from cubescan.scanner.grid.face import FaceDetection, _make_detection, _to_frame
-from cubescan.scanner.grid.geometry import _face_of_lattice, _lattice_homography, _warp
+from cubescan.scanner.grid.cells import _sample, cell_statistics
+from cubescan.scanner.grid.face import FaceDetection, _to_frame, make_detection
+from cubescan.scanner.grid.geometry import _face_of_lattice, _lattice_homography, warp_points
 from cubescan.scanner.grid.lattice import _nearest_ring, _neighbour_pairs
 from cubescan.scanner.grid.params import (
     _STEP_TOL,
@@ -18,12 +18,12 @@ from cubescan.scanner.grid.params import (
     CROSSING_SPACING,
     MAX_CROSSING_AREA_RATIO,
 )
-from cubescan.scanner.grid.regions import _Regions
+from cubescan.scanner.grid.regions import Regions
 from cubescan.scanner.grid.windows import _score_window
 
 
 def _crossing_faces(
-    image: np.ndarray, lab: np.ndarray, regions: _Regions, size: int | None
+    image: np.ndarray, lab: np.ndarray, regions: Regions, size: int | None
 ) -> list[FaceDetection]:
     """A stickerless face seen close, found by the dark gaps where four of its pieces meet.
 
@@ -36,7 +36,7 @@ def _crossing_faces(
     ``lab`` and ``regions`` are the first pass's; returns [] or the one face found.
     """
     best = None
-    for coords, members in _link_crossings(regions):
+    for coords, members in link_crossings(regions):
         coords = coords - coords.min(axis=0)
         present = np.zeros(coords.max(axis=0)[::-1] + 1, bool)
         present[coords[:, 1], coords[:, 0]] = True
@@ -54,11 +54,11 @@ def _crossing_faces(
     if best is None:
         return []
     _, face_h, n, confidence, _ = best
-    return [_make_detection(_to_frame(lab.shape, image.shape) @ face_h, n, confidence)]
+    return [make_detection(_to_frame(lab.shape, image.shape) @ face_h, n, confidence)]
 
 
 def _crossing_window(
-    coords: np.ndarray, members: np.ndarray, n: int, regions: _Regions, lab: np.ndarray
+    coords: np.ndarray, members: np.ndarray, n: int, regions: Regions, lab: np.ndarray
 ):
     """:func:`_score_window` for the face whose inner crossings are the lattice's
     crossings at 0..n-2 on both axes (every cell taken as seen), or None."""
@@ -77,18 +77,40 @@ def _crossing_window(
 def _crossings_dark(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     """True when every inner crossing of the face is ``CROSSING_DIP`` darker (relative)
     than each of the four cells meeting there."""
-    lightness = _cell_statistics(face_h, n, lab).lightness
+    lightness = cell_statistics(face_h, n, lab).lightness
     corners = np.array([(i, j) for j in range(1, n) for i in range(1, n)], float)
-    at_crossing = _sample(np.ascontiguousarray(lab[..., 0]), _warp(corners, face_h)).ravel()
+    at_crossing = _sample(np.ascontiguousarray(lab[..., 0]), warp_points(corners, face_h)).ravel()
     for (i, j), value in zip(corners.astype(int), at_crossing.astype(float), strict=True):
         if value > (1 - CROSSING_DIP) * lightness[j - 1 : j + 1, i - 1 : i + 1].min():
             return False
     return True
 
 
-def _link_crossings(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
+def link_crossings(regions: Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     """Group small regions far apart for their size into lattices, as
-    :func:`_link_lattices` groups stickers: the gaps at a stickerless face's crossings."""
+    :func:`_link_lattices` groups stickers: the gaps at a stickerless face's crossings.
+
+    Parameters
+    ----------
+    regions
+        The regions of a working image (:func:`~cubescan.scanner.grid.regions.find_regions`).
+
+    Returns
+    -------
+    list of tuple of np.ndarray
+        Per lattice of four or more crossings, their integer lattice coordinates (K, 2) and
+        their indices into ``regions`` (K,).
+
+    Examples
+    --------
+    >>> from cubescan.scanner.grid.regions import Regions
+    >>> spots = np.array([(x, y) for y in range(4) for x in range(4)], float) * 40 + 20
+    >>> count = len(spots)
+    >>> gaps = Regions(spots, np.full(count, 16.0), np.tile(np.eye(2) / 4.0, (count, 1, 1)),
+    ...                np.full(count, 6.0), np.ones(count), np.zeros((0, 2)), np.zeros((0, 2, 2)))
+    >>> [len(members) for _, members in link_crossings(gaps)]
+    [16]
+    """
     m = len(regions.areas)
     if m < 4:
         return []

@@ -10,9 +10,9 @@ import numpy as np
 from cubescan.errors import BadInputError
 from cubescan.scanner.grid.face import FaceDetection, _three_seen_of_four
 from cubescan.scanner.grid.quads import _quad_face
-from cubescan.scanner.grid.rejection import _not_a_face
+from cubescan.scanner.grid.rejection import not_a_face
 from cubescan.scanner.grid.search import _faint_faces, _lattice_faces, _more_scales, _slack_faces
-from cubescan.scanner.grid.tracking import _track
+from cubescan.scanner.grid.tracking import track
 
 
 def as_bgr(frame: object) -> np.ndarray:
@@ -117,14 +117,14 @@ def detect_grid(
         raise BadInputError("bad-size", f"cube size must be 2..7, got {size}")
     image = as_bgr(frame)
     if previous is not None:
-        tracked = _track(image, size or previous.size, previous)
+        tracked = track(image, size or previous.size, previous)
         if tracked is not None:
             return tracked
     found, passes = _lattice_faces(image, size, max_faces=1)
     if found and not _three_seen_of_four(found[0]):
-        return None if _not_a_face(image, found[0]) else found[0]
+        return None if not_a_face(image, found[0]) else found[0]
     # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
-    last_resort = found[0] if found and not _not_a_face(image, found[0]) else None
+    last_resort = found[0] if found and not not_a_face(image, found[0]) else None
     if in_motion:
         return last_resort  # the other cues and last looks are for a face held still
     quad_face = _quad_face(image, size)
@@ -133,6 +133,6 @@ def detect_grid(
     if last_resort is not None:
         return last_resort
     found = _slack_faces(image, size, passes) or _faint_faces(image, size, passes)
-    if found and not _not_a_face(image, found[0]):
+    if found and not not_a_face(image, found[0]):
         return found[0]
     return _more_scales(image, size) if thorough else None

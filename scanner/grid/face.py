@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from cubescan.scanner.grid.geometry import _UNIT_SQUARE, _median, _warp
+from cubescan.scanner.grid.geometry import _UNIT_SQUARE, _median, warp_points
 from cubescan.scanner.grid.params import INFERRED_CONFIDENCE
 
 
@@ -47,7 +47,7 @@ class FaceDetection:
 
 def _three_seen_of_four(face: FaceDetection) -> bool:
     """True for a 2x2 face with one cell inferred, not seen (or seen but not flat)."""
-    return face.size == 2 and _seen_cells(face) == 3
+    return face.size == 2 and seen_cells(face) == 3
 
 
 def _seen(face: FaceDetection) -> np.ndarray:
@@ -55,8 +55,24 @@ def _seen(face: FaceDetection) -> np.ndarray:
     return (face.confidence > INFERRED_CONFIDENCE).reshape(face.size, face.size)
 
 
-def _seen_cells(face: FaceDetection) -> int:
-    """How many of a face's cells show a sticker."""
+def seen_cells(face: FaceDetection) -> int:
+    """How many of a face's cells show a sticker.
+
+    Parameters
+    ----------
+    face
+        A detection.
+
+    Returns
+    -------
+    int
+        The cells whose confidence is above ``INFERRED_CONFIDENCE``.
+
+    Examples
+    --------
+    >>> seen_cells(make_detection(np.diag([40.0, 40.0, 1.0]), 2, np.array([[1, 1], [1, 0.3]])))
+    3
+    """
     return int(_seen(face).sum())
 
 
@@ -85,18 +101,57 @@ def _cell_confidence(support: np.ndarray, spread: np.ndarray) -> np.ndarray:
     return (INFERRED_CONFIDENCE + (1 - INFERRED_CONFIDENCE) * support) * uniform
 
 
-def _cell_width(centers: np.ndarray) -> float:
-    """Median distance between neighbouring cell centres, px."""
+def cell_width(centers: np.ndarray) -> float:
+    """Median distance between neighbouring cell centres, px.
+
+    Parameters
+    ----------
+    centers
+        Cell centres (N, N, 2).
+
+    Returns
+    -------
+    float
+        The cell width in pixels.
+
+    Examples
+    --------
+    >>> cell_width(make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3))).centers)
+    40.0
+    """
     d_col = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
     d_row = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
     return float(_median(np.concatenate([d_col.ravel(), d_row.ravel()])))
 
 
-def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceDetection:
-    """Orient the face so its top is up in the image (+-45 deg) and build the detection."""
+def make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceDetection:
+    """Orient the face so its top is up in the image (+-45 deg) and build the detection.
+
+    Parameters
+    ----------
+    face_h
+        3x3 homography from face coordinates (cell (col, row) spans col..col + 1) to image
+        pixels.
+    n
+        The face's size N.
+    confidence
+        Per cell (N, N), in the orientation of ``face_h``.
+
+    Returns
+    -------
+    FaceDetection
+        Turned by the quarter turn that keeps the face's up within 45 degrees of the image's
+        up, mirrored if ``face_h`` mirrors, its confidences turned with it.
+
+    Examples
+    --------
+    >>> face = make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
+    >>> face.size, face.centers[0, 0].tolist(), face.quad[2].tolist()
+    (3, [20.0, 20.0], [120.0, 120.0])
+    """
     face_h = face_h / face_h[2, 2]
     # Make the face coordinate frame right-handed in the image (u right, v down, not mirrored).
-    corners = _warp(np.array([[0, 0], [1, 0], [0, 1]], float), face_h)
+    corners = warp_points(np.array([[0, 0], [1, 0], [0, 1]], float), face_h)
     u_dir, v_dir = corners[1] - corners[0], corners[2] - corners[0]
     if u_dir[0] * v_dir[1] - u_dir[1] * v_dir[0] < 0:
         mirror = np.array([[-1, 0, n], [0, 1, 0], [0, 0, 1.0]])
@@ -110,7 +165,7 @@ def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceD
         # Rotate face coordinates by k quarter turns about the face centre.
         turn = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
         candidate = face_h @ back @ turn @ to_center
-        top, bottom = _warp(ends, candidate)
+        top, bottom = warp_points(ends, candidate)
         angle = abs(math.degrees(math.atan2(top[0] - bottom[0], bottom[1] - top[1])))
         if best is None or angle < best[0]:
             best = (angle, candidate, k)
@@ -120,7 +175,7 @@ def _make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceD
     # Face coordinates of the cell centres, the cells' corners and the face's corners,
     # mapped at once.
     points = _face_points(n)
-    image_points = _warp(points, face_h)
+    image_points = warp_points(points, face_h)
     centers = image_points[: n * n].reshape(n, n, 2)
     cells = image_points[n * n : 5 * n * n].reshape(n * n, 4, 2)
     quad = image_points[5 * n * n :]

@@ -10,7 +10,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from cubescan.scanner.grid._geometry_kernels import _on_one_line, _on_one_line_but_one
+from cubescan.scanner.grid._geometry_kernels import _on_one_line_but_one, on_one_line
 from cubescan.scanner.grid._kernels import (
     _elongation,
     _lattice_shapes,
@@ -30,8 +30,26 @@ def _overlap(quad_a: np.ndarray, quad_b: np.ndarray) -> bool:
     return False
 
 
-def _warp(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
-    """``points`` (any shape ending in 2) mapped by ``homography``, shape (K, 2)."""
+def warp_points(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """``points`` (any shape ending in 2) mapped by ``homography``, shape (K, 2).
+
+    Parameters
+    ----------
+    points
+        Points (x, y), any shape ending in 2.
+    homography
+        3x3 matrix.
+
+    Returns
+    -------
+    np.ndarray
+        The mapped points, (K, 2) float.
+
+    Examples
+    --------
+    >>> warp_points([[1.0, 2.0]], np.diag([2.0, 3.0, 1.0])).tolist()
+    [[2.0, 6.0]]
+    """
     return _project(np.asarray(points, float).reshape(-1, 2), np.asarray(homography, float))
 
 
@@ -51,9 +69,9 @@ def _lattice_homography(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Homography lattice coords -> points, RANSAC; returns (H, inlier mask)."""
     src = coords.astype(np.float64)
-    if len(src) < 3 or _on_one_line(coords):
+    if len(src) < 3 or on_one_line(coords):
         return None
-    if _too_few_for_perspective(coords):
+    if too_few_for_perspective(coords):
         return _affine_fit(coords, points), np.ones(len(src), bool)
     spread = np.linalg.norm(points.max(axis=0) - points.min(axis=0))
     span = max(1.0, float(np.ptp(src, axis=0).max()))
@@ -84,11 +102,31 @@ def _lattice_aspect(homography: np.ndarray, centers: np.ndarray, whiten: np.ndar
     return _elongation(shape)
 
 
-def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+def exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
     """Least-squares homography (affine when the coords cannot fix a perspective): the
     least squared reprojection error, as ``cv2.findHomography``'s method 0 gives it, in a
-    fifth of its time (12 against 61 us for nine points)."""
-    if _too_few_for_perspective(coords):
+    fifth of its time (12 against 61 us for nine points).
+
+    Parameters
+    ----------
+    coords
+        Lattice coordinates (K, 2), K >= 3.
+    points
+        Their image points (K, 2).
+
+    Returns
+    -------
+    np.ndarray or None
+        The 3x3 homography taking ``coords`` to ``points``; None when it is not invertible.
+
+    Examples
+    --------
+    >>> coords = np.array([[0, 0], [1, 0], [0, 1], [1, 1], [2, 2]], float)
+    >>> truth = np.array([[30.0, 2, 10], [1, 28, 20], [0.01, 0.02, 1]])
+    >>> np.allclose(exact_fit(coords, warp_points(coords, truth)), truth / truth[2, 2])
+    True
+    """
+    if too_few_for_perspective(coords):
         fitted = _affine_fit(coords, points)
     else:
         fitted = _least_squares_homography(
@@ -97,11 +135,28 @@ def _exact_fit(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
     return fitted if _invertible(fitted) else None
 
 
-def _too_few_for_perspective(coords: np.ndarray) -> bool:
+def too_few_for_perspective(coords: np.ndarray) -> bool:
     """True unless four of the coords lie with no three on a line.
 
     That fails exactly when all coords but at most one share a line (an L of a row of
     three and one more, say): a homography through them is degenerate.
+
+    Parameters
+    ----------
+    coords
+        Lattice coordinates (K, 2).
+
+    Returns
+    -------
+    bool
+        Whether a homography through them would be degenerate (fit an affine map instead).
+
+    Examples
+    --------
+    >>> too_few_for_perspective(np.array([[0, 0], [1, 0], [2, 0], [0, 1]]))
+    True
+    >>> too_few_for_perspective(np.array([[0, 0], [1, 0], [0, 1], [1, 1]]))
+    False
     """
     return _on_one_line_but_one(np.asarray(coords))
 
@@ -145,7 +200,7 @@ def _in_frame(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 def _pitch(homography: np.ndarray) -> float:
     """The lattice's pitch in the image at its cell (0, 0): the diagonal step over root 2."""
-    diagonal = _warp(np.array([[0.0, 0.0], [1.0, 1.0]]), homography)
+    diagonal = warp_points(np.array([[0.0, 0.0], [1.0, 1.0]]), homography)
     return float(np.linalg.norm(diagonal[1] - diagonal[0])) / np.sqrt(2)
 
 
@@ -159,10 +214,28 @@ def _cell_middles(n: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _rings(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rings(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The two rings of cells around an n x n window (lattice coords, cells 0..n-1), (K, 2);
     which are in the first ring, (K,); and the cells along each side of the window: each
-    side of the first ring, and the middle n cells of each side of the second, (8, K) int."""
+    side of the first ring, and the middle n cells of each side of the second, (8, K) int.
+
+    Parameters
+    ----------
+    n
+        The window's size N.
+
+    Returns
+    -------
+    tuple of np.ndarray
+        ``(ring, first, sides)``: the ring cells (K, 2) float, whether each is in the first
+        ring (K,) bool, and the side masks (8, K) int (read-only arrays, shared between calls).
+
+    Examples
+    --------
+    >>> ring, first, sides = rings(2)
+    >>> len(ring), int(first.sum()), sides.shape
+    (32, 12, (8, 32))
+    """
     cells = np.array([(c, r) for r in range(-2, n + 2) for c in range(-2, n + 2)], float)
     depth = np.maximum(-cells.min(axis=1), cells.max(axis=1) - (n - 1))
     ring = cells[depth > 0]

@@ -9,15 +9,15 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from cubescan.scanner.grid._kernels import _grow_lattices, _nearest
-from cubescan.scanner.grid.cells import _cell_statistics
+from cubescan.scanner.grid.cells import cell_statistics
 from cubescan.scanner.grid.geometry import (
     _cell_areas,
-    _exact_fit,
     _invertible,
     _lattice_aspect,
     _lattice_homography,
     _median,
-    _warp,
+    exact_fit,
+    warp_points,
 )
 from cubescan.scanner.grid.params import (
     _REGION_PITCH_RANGE,
@@ -31,11 +31,11 @@ from cubescan.scanner.grid.params import (
     REGION_EDGE_PX,
 )
 from cubescan.scanner.grid.plastic import _dark_below, _light_cells_of_the_main_color
-from cubescan.scanner.grid.regions import _Regions
+from cubescan.scanner.grid.regions import Regions
 from cubescan.scanner.grid.windows import _best_window, _merged_cells
 
 
-def _link_lattices(regions: _Regions) -> list[tuple[np.ndarray, np.ndarray]]:
+def _link_lattices(regions: Regions) -> list[tuple[np.ndarray, np.ndarray]]:
     """Group regions into lattices: a list of (integer coords (K, 2), region indices (K,))."""
     m = len(regions.areas)
     src, dst, disp = _neighbour_pairs(regions.centers)
@@ -105,7 +105,7 @@ def _neighbour_median(areas: np.ndarray, dst: np.ndarray, first: np.ndarray) -> 
 def _fit_face(
     coords: np.ndarray,
     members: np.ndarray,
-    regions: _Regions,
+    regions: Regions,
     lab: np.ndarray,
     size: int | None,
     slack: bool = False,
@@ -169,17 +169,17 @@ def _fold_sides(coords: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.
 
 def _fit_residual(coords: np.ndarray, points: np.ndarray) -> float:
     """Root-mean-square miss of the least-squares homography, in cell pitches (inf if none)."""
-    homography = _exact_fit(coords, points)
+    homography = exact_fit(coords, points)
     if homography is None:
         return float("inf")
-    miss = np.linalg.norm(_warp(coords, homography) - points, axis=1)
+    miss = np.linalg.norm(warp_points(coords, homography) - points, axis=1)
     pitch = np.sqrt(np.median(_cell_areas(coords, homography)))
     return float(np.sqrt(np.mean(miss**2)) / pitch)
 
 
-def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
+def _subset(regions: Regions, keep: np.ndarray) -> Regions:
     """The regions where ``keep`` is true (indices renumbered in order)."""
-    return _Regions(
+    return Regions(
         regions.centers[keep],
         regions.areas[keep],
         regions.whiten[keep],
@@ -194,7 +194,7 @@ def _subset(regions: _Regions, keep: np.ndarray) -> _Regions:
 def _fit_flat_face(
     coords: np.ndarray,
     members: np.ndarray,
-    regions: _Regions,
+    regions: Regions,
     lab: np.ndarray,
     size: int | None,
     slack: bool = False,
@@ -240,7 +240,7 @@ def _fit_flat_face(
 def _keys_of_one_color(face_h: np.ndarray, n: int, lab: np.ndarray) -> bool:
     """True when the face's flat cells that are not dark (holes, plastic) are mostly of one
     colour, as a keyboard's keys are."""
-    cells = _cell_statistics(face_h, n, lab)
+    cells = cell_statistics(face_h, n, lab)
     same = _light_cells_of_the_main_color(cells, cells.lightness < _dark_below(cells))
     return len(same) == 0 or bool(same.mean() >= ONE_COLOR_SHARE)
 
@@ -258,7 +258,7 @@ def _cut_by_glare(
     if side > 7:
         return cut
     block_h = homography @ np.array([[1, 0, lo[0] - 0.5], [0, 1, lo[1] - 0.5], [0, 0, 1.0]])
-    glared = _cell_statistics(block_h, side, lab).glared
+    glared = cell_statistics(block_h, side, lab).glared
     cells = coords[which] - lo
     cut[which] = glared[cells[:, 1], cells[:, 0]]
     return cut
@@ -285,13 +285,13 @@ def _best_face_on(coords, members, regions, lab, size, best, smallest=2):
     return best
 
 
-def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
+def _grow(coords: np.ndarray, members: np.ndarray, regions: Regions):
     """Add regions that sit where the fitted lattice predicts a cell (one ring at a time).
 
     Returns the grown coords, members and homography, and the homography fitted to the
     coords given (before growth).
     """
-    homography = first_fit = _exact_fit(coords, regions.centers[members])
+    homography = first_fit = exact_fit(coords, regions.centers[members])
     if homography is None:
         return coords, members, None, None
     blocks = np.zeros((0, 2), int)
@@ -310,8 +310,8 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
         if len(rows) == 0:
             break
         free = np.stack([cols + lo[0], rows + lo[1]], 1)
-        predicted = _warp(free, homography)
-        step = _warp(free + np.array([1, 0]), homography) - predicted
+        predicted = warp_points(free, homography)
+        step = warp_points(free + np.array([1, 0]), homography) - predicted
         pitch = np.linalg.norm(step, axis=1)
         dist, idx = _nearest(predicted, regions.centers)
         # A cell's region covers a fixed share of its pitch cell (perspective included): a
@@ -336,7 +336,7 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
         add = np.flatnonzero(ok)[first]
         coords = np.vstack([coords, free[add]])
         members = np.concatenate([members, idx[add]])
-        refit = _exact_fit(coords, regions.centers[members])
+        refit = exact_fit(coords, regions.centers[members])
         if refit is None:
             break
         homography = refit
@@ -345,6 +345,6 @@ def _grow(coords: np.ndarray, members: np.ndarray, regions: _Regions):
     keep = (share > 0.55 * typical) & (share < 1.8 * typical)
     if keep.sum() >= 3 and not keep.all():
         coords, members = coords[keep], members[keep]
-        refit = _exact_fit(coords, regions.centers[members])
+        refit = exact_fit(coords, regions.centers[members])
         homography = refit if refit is not None else homography
     return coords, members, homography, first_fit

@@ -102,7 +102,7 @@ REGION_FINE_SIDE = 800  # long side of its second pass, for small faces in large
 REGION_COARSE_SIDE = 200  # long side of its last pass, for large blurred faces
 # Cells of a face of 3x3 or more that its last pass may leave unseen: a finger over one
 # sticker and a glare spot washing out another. Of a 2x2's four that is half the face: it
-# may leave one unseen, when the three seen hold as a face (see ``_three_of_four_hold``).
+# may leave one unseen, when the three seen hold as a face (see ``three_of_four_hold``).
 COARSE_MAX_UNSEEN = 2
 COARSE_MAX_UNSEEN_2X2 = 1
 SMALL_STICKER_PITCH = 24.0  # px in a pass's image: below this, a finer pass may see more

@@ -8,14 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from cubescan.scanner.grid.cells import (
+    CellStatistics,
     _across_borders,
-    _CellStatistics,
     _lightness_and_chroma,
     _rectified,
     _sample,
     _seam_between,
 )
-from cubescan.scanner.grid.geometry import _warp
+from cubescan.scanner.grid.geometry import warp_points
 from cubescan.scanner.grid.params import (
     BODY_CONTRAST,
     CLIPPED_LIGHTNESS,
@@ -29,10 +29,10 @@ from cubescan.scanner.grid.params import (
 )
 
 
-def _on_the_plastic(
-    face_h: np.ndarray, n: int, lab: np.ndarray, cells: _CellStatistics, support: np.ndarray
+def on_the_plastic(
+    face_h: np.ndarray, n: int, lab: np.ndarray, cells: CellStatistics, support: np.ndarray
 ) -> bool:
-    """:func:`_shows_plastic`, where a cell with a sticker seen is not the plastic when it is
+    """:func:`shows_plastic`, where a cell with a sticker seen is not the plastic when it is
     ``BODY_CONTRAST`` times lighter than the face's seams (the black body showing between
     its stickers): under a warm lamp a blue sticker turns as dark and grey as the plastic,
     but stays far lighter than it. A window on the plastic has no sticker seen there.
@@ -43,14 +43,51 @@ def _on_the_plastic(
     the white-bodied photos). Dark tiles between grout, or a board's dark squares, are as
     much darker than their seams, but those seams are a mid tone, well below the lightest
     tile (0.47-0.63 in the no-cube scenes that showed it).
+
+    Parameters
+    ----------
+    face_h
+        Face homography of the window into ``lab``.
+    n
+        The window's size N.
+    lab
+        The working image, 8-bit Lab.
+    cells
+        :func:`~cubescan.scanner.grid.cells.cell_statistics` of the window.
+    support
+        Which of its cells (n, n) show a sticker.
+
+    Returns
+    -------
+    bool
+        Whether the window shows the plastic.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> from cubescan.scanner.grid.cells import cell_statistics
+    >>> on_the_plastic(face_h, 3, lab, cell_statistics(face_h, 3, lab), np.ones((3, 3), bool))
+    False
+    >>> off_face = face_h @ np.array([[1.0, 0, -1], [0, 1, 0], [0, 0, 1]])  # a column on the body
+    >>> on_the_plastic(off_face, 3, lab, cell_statistics(off_face, 3, lab), np.ones((3, 3), bool))
+    True
     """
-    if not _shows_plastic(cells):
+    if not shows_plastic(cells):
         return False
     seams = _seam_lightness(face_h, n, lab)
     stickers = support & (cells.lightness > BODY_CONTRAST * seams)
     if seams >= LIGHT_BODY * cells.lightness.max():
         stickers |= support & (BODY_CONTRAST * cells.lightness < seams)
-    return _shows_plastic(cells, stickers)
+    return shows_plastic(cells, stickers)
 
 
 def _seam_lightness(face_h: np.ndarray, n: int, lab: np.ndarray) -> float:
@@ -58,11 +95,11 @@ def _seam_lightness(face_h: np.ndarray, n: int, lab: np.ndarray) -> float:
     cell either side): the body, on a stickered cube; a blend of the two cells, where the
     seam is thin."""
     points = _across_borders(n, np.linspace(-0.1, 0.1, 5), np.array([0.5])).reshape(-1, 2)
-    lightness = _sample(np.ascontiguousarray(lab[..., 0]), _warp(points, face_h))
+    lightness = _sample(np.ascontiguousarray(lab[..., 0]), warp_points(points, face_h))
     return float(np.median(lightness))
 
 
-def _shows_plastic(cells: _CellStatistics, stickers: np.ndarray | None = None) -> bool:
+def shows_plastic(cells: CellStatistics, stickers: np.ndarray | None = None) -> bool:
     """True when more than one cell in eight is dark and grey: the grid sits on the plastic.
 
     Only near-grey counts: a blue or green sticker in dim light is dark too, but keeps
@@ -71,7 +108,33 @@ def _shows_plastic(cells: _CellStatistics, stickers: np.ndarray | None = None) -
     sticker, would make a white sticker in dim light look dark, so the lightest is passed
     over when it is under glare or clipped to white with a tint (a light makes one spot;
     grey cells, with no colour to wash out, may all count as glared). Cells in the mask
-    ``stickers`` (N, N), when given, are not counted (see :func:`_on_the_plastic`).
+    ``stickers`` (N, N), when given, are not counted (see :func:`on_the_plastic`).
+
+    Parameters
+    ----------
+    cells
+        :func:`~cubescan.scanner.grid.cells.cell_statistics` of a window.
+    stickers
+        Which cells show a sticker ``BODY_CONTRAST`` times lighter than the seams (never the
+        plastic); None when not known.
+
+    Returns
+    -------
+    bool
+        Whether the window shows the plastic.
+
+    Examples
+    --------
+    >>> from cubescan.scanner.grid.cells import CellStatistics
+    >>> lightness = np.array([[200.0, 190, 30], [180, 170, 160], [150, 140, 130]])
+    >>> chroma = np.array([[40.0, 50, 2], [45, 50, 55], [60, 40, 50]])
+    >>> still = np.zeros((3, 3))
+    >>> cells = CellStatistics(lightness, chroma, still, still > 0, np.zeros((3, 3, 3)))
+    >>> shows_plastic(cells)  # one dark grey cell in nine
+    False
+    >>> lightness[2, 2], chroma[2, 2] = 35.0, 3.0
+    >>> shows_plastic(cells._replace(lightness=lightness, chroma=chroma))
+    True
     """
     lightness, chroma = cells.lightness, cells.chroma
     flat = cells.spread < MAX_STICKER_SPREAD
@@ -88,11 +151,11 @@ def _shows_plastic(cells: _CellStatistics, stickers: np.ndarray | None = None) -
     return bool(plastic.sum() > max(1, lightness.size // 8))
 
 
-def _keys_with_gaps(
+def keys_with_gaps(
     face_h: np.ndarray,
     n: int,
     lab: np.ndarray,
-    cell_stats: _CellStatistics,
+    cell_stats: CellStatistics,
     support: np.ndarray,
 ) -> bool:
     """True for a grid of identical keys or tiles with some missing: two or more cells are
@@ -108,7 +171,41 @@ def _keys_with_gaps(
 
     The colour is judged on the cells where a key was seen (``support``): an object lying
     over a keyboard's end, or the background past it, fills cells of its own colours.
-    ``cell_stats`` is :func:`_cell_statistics`' for the window.
+    ``cell_stats`` is :func:`cell_statistics`' for the window.
+
+    Parameters
+    ----------
+    face_h
+        Face homography of the window into ``lab``.
+    n
+        The window's size N.
+    lab
+        The working image, 8-bit Lab.
+    cell_stats
+        :func:`~cubescan.scanner.grid.cells.cell_statistics` of the window.
+    support
+        Which of its cells (n, n) show a sticker.
+
+    Returns
+    -------
+    bool
+        Whether the window is keys (or tiles) of one colour with holes between.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> from cubescan.scanner.grid.cells import cell_statistics
+    >>> keys_with_gaps(face_h, 3, lab, cell_statistics(face_h, 3, lab), np.ones((3, 3), bool))
+    False
     """
     dark = cell_stats.lightness < _dark_below(cell_stats)
     if not dark.any():
@@ -141,13 +238,13 @@ def _keys_with_gaps(
     return body >= 2 or enclosed >= 1
 
 
-def _dark_below(cells: _CellStatistics) -> float:
+def _dark_below(cells: CellStatistics) -> float:
     """The lightness below which a cell is dark: a hole, or the plastic."""
     return PLASTIC_LIGHTNESS * float(cells.lightness.max())
 
 
 def _light_cells_of_the_main_color(
-    cells: _CellStatistics, dark: np.ndarray, seen: np.ndarray | None = None
+    cells: CellStatistics, dark: np.ndarray, seen: np.ndarray | None = None
 ) -> np.ndarray:
     """Of the flat cells that are not ``dark`` (and are ``seen``, when given), which are of
     their median colour (K,)."""

@@ -13,10 +13,10 @@ from scipy.sparse.csgraph import connected_components
 
 from cubescan.scanner.grid._kernels import _least_squares_homography
 from cubescan.scanner.grid._quads_kernels import _suppressed
-from cubescan.scanner.grid.cells import _cell_statistics
+from cubescan.scanner.grid.cells import cell_statistics
 from cubescan.scanner.grid.face import FaceDetection
 from cubescan.scanner.grid.framing import _plausible_quad
-from cubescan.scanner.grid.geometry import _in_frame, _invertible, _lattice_aspect, _warp
+from cubescan.scanner.grid.geometry import _in_frame, _invertible, _lattice_aspect, warp_points
 from cubescan.scanner.grid.params import (
     _MAX_AREA_FRACTION,
     _MIN_OCCUPANCY,
@@ -25,17 +25,19 @@ from cubescan.scanner.grid.params import (
     MAX_LATTICE_ASPECT,
     WORK_SIDE,
 )
-from cubescan.scanner.grid.plastic import _shows_plastic
-from cubescan.scanner.grid.regions import _whitening
-from cubescan.scanner.grid.rejection import _not_a_face
+from cubescan.scanner.grid.plastic import shows_plastic
+from cubescan.scanner.grid.regions import whitening
+from cubescan.scanner.grid.rejection import not_a_face
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class StickerCandidate:
+    """One sticker outline of the quad cue (:func:`sticker_candidates`)."""
+
     center: np.ndarray
     side: float
     rectangularity: float
-    whiten: np.ndarray  # (2, 2): the outline's own unit-square frame (see _whitening)
+    whiten: np.ndarray  # (2, 2): the outline's own unit-square frame (see whitening)
 
 
 def _binary_images(small: np.ndarray) -> list[np.ndarray]:
@@ -60,11 +62,34 @@ def _binary_images(small: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _candidates(small: np.ndarray) -> list[_Candidate]:
+def sticker_candidates(small: np.ndarray) -> list[StickerCandidate]:
+    """Sticker outlines in an image: the four-cornered or nearly rectangular shapes of a
+    sticker's size in its binarisations, one per place (the most rectangular).
+
+    Parameters
+    ----------
+    small
+        BGR image at the quad cue's working scale.
+
+    Returns
+    -------
+    list of StickerCandidate
+        Each outline's centre, side, rectangularity and own unit-square frame.
+
+    Examples
+    --------
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> len(sticker_candidates(frame))
+    9
+    """
     long_side = max(small.shape[:2])
     min_area = (long_side * _MIN_SIDE_FRACTION) ** 2
     max_area = small.shape[0] * small.shape[1] * _MAX_AREA_FRACTION
-    found: list[_Candidate] = []
+    found: list[StickerCandidate] = []
     for binary in _binary_images(small):
         opened = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(opened, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -86,14 +111,14 @@ def _candidates(small: np.ndarray) -> list[_Candidate]:
                 continue
             moments = cv2.moments(contour)
             cov = np.array([[moments["mu20"], moments["mu11"]], [moments["mu11"], moments["mu02"]]])
-            whiten = _whitening(cov[None] / moments["m00"], np.array([area]))[0]
+            whiten = whitening(cov[None] / moments["m00"], np.array([area]))[0]
             found.append(
-                _Candidate(np.array([cx, cy]), float(np.sqrt(area)), rectangularity, whiten)
+                StickerCandidate(np.array([cx, cy]), float(np.sqrt(area)), rectangularity, whiten)
             )
     return _suppress(found)
 
 
-def _suppress(candidates: list[_Candidate]) -> list[_Candidate]:
+def _suppress(candidates: list[StickerCandidate]) -> list[StickerCandidate]:
     """One candidate per sticker: the most rectangular among those at one place."""
     if not candidates:
         return []
@@ -105,7 +130,9 @@ def _suppress(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 @dataclass(frozen=True)
-class _Lattice:
+class CandidateLattice:
+    """A lattice the quad cue fits through sticker outlines (:func:`candidate_lattices`)."""
+
     homography: np.ndarray  # lattice (column, row) -> image
     coords: np.ndarray  # integer lattice coordinates of the inlier candidates
     inliers: np.ndarray  # indices of the inlier candidates
@@ -196,17 +223,40 @@ def _fit_lattice(
     aspect = _lattice_aspect(homography, centers[inliers], whiten[inliers])
     square = bool((aspect < MAX_LATTICE_ASPECT).sum() >= max(3, len(inliers) / 2))
     score = len(inliers) - error[inliers].sum()
-    return _Lattice(homography, coords[inliers].astype(int), inliers, score, square)
+    return CandidateLattice(homography, coords[inliers].astype(int), inliers, score, square)
 
 
-def _lattices(candidates: list[_Candidate]) -> list[_Lattice]:
-    """Distinct lattice hypotheses of square cells, the ones explaining most candidates first."""
+def candidate_lattices(candidates: list[StickerCandidate]) -> list[CandidateLattice]:
+    """Distinct lattice hypotheses of square cells, the ones explaining most candidates first.
+
+    Parameters
+    ----------
+    candidates
+        Sticker outlines (:func:`sticker_candidates`).
+
+    Returns
+    -------
+    list of CandidateLattice
+        Each lattice's homography, inliers' coordinates and indices, score and whether they
+        are square in its units.
+
+    Examples
+    --------
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> best = candidate_lattices(sticker_candidates(frame))[0]
+    >>> len(best.inliers), best.square
+    (9, True)
+    """
     if len(candidates) < 4:
         return []
     centers = np.array([c.center for c in candidates])
     sides = np.array([c.side for c in candidates])
     whiten = np.array([c.whiten for c in candidates])
-    found: dict[frozenset, _Lattice] = {}
+    found: dict[frozenset, CandidateLattice] = {}
     distances = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     explained: set[int] = set()
     for seed in np.argsort(-sides)[:60]:
@@ -238,7 +288,9 @@ def _main_cluster(coords: np.ndarray) -> np.ndarray:
     return np.flatnonzero(labels == np.bincount(labels).argmax())
 
 
-def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, np.ndarray] | None:
+def _square_grid(
+    lattice: CandidateLattice, size: int | None
+) -> tuple[int, np.ndarray, np.ndarray] | None:
     """The N x N block of the lattice holding the stickers: (N, origin, occupied mask).
 
     The largest N whose best-placed window is mostly full wins, so a stray match just
@@ -279,7 +331,7 @@ def _square_grid(lattice: _Lattice, size: int | None) -> tuple[int, np.ndarray, 
     return None
 
 
-def _continues(lattice: _Lattice, origin: np.ndarray, n: int) -> bool:
+def _continues(lattice: CandidateLattice, origin: np.ndarray, n: int) -> bool:
     """True when the lattice goes on just past the square, or repeats further away on its
     plane: tiles or keys, not a face."""
     relative = lattice.coords - origin
@@ -323,13 +375,13 @@ def _quad_face(image: np.ndarray, size: int | None) -> FaceDetection | None:
         if scale == 1.0
         else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     )
-    for lattice in _lattices(_candidates(small)):
+    for lattice in candidate_lattices(sticker_candidates(small)):
         square = _square_grid(lattice, size)
         if square is not None and not _continues(lattice, square[1], square[0]):
             detection = _located(lattice, *square, scale)
             if _cube_like(
                 small, np.diag([scale, scale, 1.0]) @ detection.homography, square[0]
-            ) and not _not_a_face(image, detection):
+            ) and not not_a_face(image, detection):
                 return detection
     return None
 
@@ -337,19 +389,19 @@ def _quad_face(image: np.ndarray, size: int | None) -> FaceDetection | None:
 def _cube_like(small: np.ndarray, face_h: np.ndarray, n: int) -> bool:
     """The region-lattice cue's colour and framing checks, for the quad cue's grids."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    quad = warp_points(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
     if not _plausible_quad(quad, lab.shape):
         return False
-    cell_stats = _cell_statistics(face_h, n, lab)
-    if _shows_plastic(cell_stats):
+    cell_stats = cell_statistics(face_h, n, lab)
+    if shows_plastic(cell_stats):
         return False
     ring = [(c + 0.5, r + 0.5) for r in range(-1, n + 1) for c in range(-1, n + 1)]
     ring = np.array([p for p in ring if min(p) < 0 or max(p) > n], float)
-    return bool(_in_frame(_warp(ring, face_h), lab.shape).mean() >= 0.3)
+    return bool(_in_frame(warp_points(ring, face_h), lab.shape).mean() >= 0.3)
 
 
 def _located(
-    lattice: _Lattice, n: int, origin: np.ndarray, occupied: np.ndarray, scale: float
+    lattice: CandidateLattice, n: int, origin: np.ndarray, occupied: np.ndarray, scale: float
 ) -> FaceDetection:
     """The detection in full-image pixels, rows from the top as seen."""
     # Grid coordinates: 0..n with cell centres at half-integers.

@@ -13,9 +13,9 @@ import numpy as np
 from cubescan.scanner.grid._kernels import _nearest
 from cubescan.scanner.grid._regions_kernels import (
     _block_means,
-    _free_region_stats,
-    _level_percentiles,
     _region_shapes,
+    free_region_stats,
+    level_percentiles,
 )
 from cubescan.scanner.grid.params import (
     CHROMA_BLUR,
@@ -29,7 +29,7 @@ from cubescan.scanner.grid.params import (
 
 
 def _regions_at(
-    points: np.ndarray, regions: _Regions, pitch: float, cell_area: float | np.ndarray
+    points: np.ndarray, regions: Regions, pitch: float, cell_area: float | np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each point's nearest region (index), whether it lies within a quarter ``pitch`` of the
     point, and whether it is of about a cell's size (a quarter to 1.2 of ``cell_area``): a
@@ -42,10 +42,30 @@ def _regions_at(
     return idx, dist < 0.25 * pitch, (areas > 0.25 * cell_area) & (areas < 1.2 * cell_area)
 
 
-def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> np.ndarray:
+def working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> np.ndarray:
     """The frame scaled by ``scale`` and lightly blurred, in 8-bit Lab: what regions are
     found in. ``sharp_chroma`` leaves out the chroma's further blur at scales above a half
-    (see below)."""
+    (see below).
+
+    Parameters
+    ----------
+    bgr
+        The BGR frame.
+    scale
+        Factor to the working image's size (above 1 enlarges).
+    sharp_chroma
+        Leave the chroma unblurred (for cutting merged blocks by their outlines).
+
+    Returns
+    -------
+    np.ndarray
+        The working image, 8-bit Lab.
+
+    Examples
+    --------
+    >>> working_lab(np.zeros((480, 640, 3), np.uint8), 0.5).shape
+    (240, 320, 3)
+    """
     if scale != 1.0:
         height, width = bgr.shape[:2]
         small_size = (max(1, round(width * scale)), max(1, round(height * scale)))
@@ -55,7 +75,7 @@ def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> n
             bgr = cv2.resize(cv2.GaussianBlur(bgr, (3, 3), 0), small_size)
         else:
             bgr = (
-                _shrunk(bgr, small_size)
+                shrunk(bgr, small_size)
                 if scale < 1.0
                 else cv2.resize(bgr, small_size, interpolation=cv2.INTER_LINEAR)
             )
@@ -75,7 +95,7 @@ def _working_lab(bgr: np.ndarray, scale: float, sharp_chroma: bool = False) -> n
     return lab
 
 
-def _shrunk(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def shrunk(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)``, pixel for pixel.
 
     Shrunk by a whole factor of three or more (1920x1080 and 1280x720 to the first pass's
@@ -83,6 +103,25 @@ def _shrunk(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     :func:`_block_means` sums whole rows first and takes about half the time (1.4-1.5
     against 2.5-2.7 ms at 1920x1080). By a factor of two OpenCV's own vectorised path is
     faster; past ``MAX_BLOCK_FACTOR`` its rounding table would outgrow the caches.
+
+    Parameters
+    ----------
+    bgr
+        An 8-bit image.
+    size
+        ``(width, height)`` to shrink it to.
+
+    Returns
+    -------
+    np.ndarray
+        The shrunk image, as OpenCV's area averaging gives it.
+
+    Examples
+    --------
+    >>> frame = np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)
+    >>> bool((shrunk(frame, (40, 30)) == cv2.resize(frame, (40, 30),
+    ...                                               interpolation=cv2.INTER_AREA)).all())
+    True
     """
     width, height = size
     factor = bgr.shape[1] // width
@@ -105,7 +144,9 @@ def _block_rounding(factor: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Regions:
+class Regions:
+    """The regions found in a working image (:func:`find_regions`), one row each."""
+
     centers: np.ndarray  # (M, 2) working-image centroids
     areas: np.ndarray  # (M,)
     whiten: np.ndarray  # (M, 2, 2) maps a displacement into the region's unit-square frame
@@ -123,7 +164,7 @@ class _Regions:
 def _edges(lab: np.ndarray, thresholds: EdgeThresholds = EDGE_THRESHOLDS) -> np.ndarray:
     (light_low, light_high), (chroma_low, chroma_high) = thresholds
     lightness, a, b = cv2.split(lab)
-    low, high = _level_percentiles(lightness, 4, np.array([2.0, 98.0]))
+    low, high = level_percentiles(lightness, 4, np.array([2.0, 98.0]))
     # A dim frame's lightness is stretched, but only so far: its noise is stretched with it,
     # and in the dark, where lightness rises steeply, each grey level is several L units.
     gain = 255.0 / max(float(high - low), 255.0 / MAX_LIGHTNESS_STRETCH)
@@ -134,14 +175,45 @@ def _edges(lab: np.ndarray, thresholds: EdgeThresholds = EDGE_THRESHOLDS) -> np.
     return edges
 
 
-def _find_regions(
+def find_regions(
     lab: np.ndarray, max_elongation: float = 2.6, edge_thresholds: EdgeThresholds = EDGE_THRESHOLDS
-) -> _Regions:
+) -> Regions:
+    """The regions enclosed by the working image's lightness and chroma edges.
+
+    Each region's second moments give it its own affine frame (``whiten``), in which a
+    sticker seen at a tilt is a unit square; regions longer than ``max_elongation`` are
+    kept only when shaped like a row of merged stickers.
+
+    Parameters
+    ----------
+    lab
+        The working image, 8-bit Lab (:func:`working_lab`).
+    max_elongation
+        Longest region (long over short axis) kept as a sticker.
+    edge_thresholds
+        Canny's thresholds for lightness and chroma (``EDGE_THRESHOLDS``, or the faint ones).
+
+    Returns
+    -------
+    Regions
+        The regions of about a sticker's shape and size, and the rows of merged ones.
+
+    Examples
+    --------
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> regions = find_regions(working_lab(frame, 1.0))
+    >>> len(regions.centers), np.round(regions.sides[:1]).tolist()
+    (9, [36.0])
+    """
     edges = _edges(lab, edge_thresholds)
     # Regions: the pixels 4-connected around the edges (grown by one pixel right and down),
     # labelled and measured in one compiled pass over their runs: a third of the time of
     # OpenCV's dilation, labelling and statistics, for the same numbers.
-    stats, centroids, moments = _free_region_stats(edges)
+    stats, centroids, moments = free_region_stats(edges)
     height, width = edges.shape
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     bw = stats[:, cv2.CC_STAT_WIDTH].astype(float)
@@ -152,7 +224,7 @@ def _find_regions(
     keep[0] = keep[0] & (stats[0, cv2.CC_STAT_LEFT] > 0)
     index = np.flatnonzero(keep)
     if len(index) == 0:
-        return _Regions(
+        return Regions(
             np.zeros((0, 2)),
             np.zeros(0),
             np.zeros((0, 2, 2)),
@@ -162,7 +234,7 @@ def _find_regions(
             np.zeros((0, 2, 2)),
         )
     compact, elongation, frames = _region_shapes(
-        moments[index] / area[index, None], area[index], _sticker_sides(area[index])
+        moments[index] / area[index, None], area[index], sticker_sides(area[index])
     )
     compact_ok = (compact > 0.82) & (compact < 1.12)
     good = compact_ok & (elongation < max_elongation)
@@ -171,15 +243,15 @@ def _find_regions(
     row_whiten = frames[rows]
     index, whiten = index[good], frames[good]
     areas = area[index]
-    sides = _sticker_sides(areas)
+    sides = sticker_sides(areas)
     # Edges grow right and down only, into the regions past them: every region lost a pixel
     # row and column at its top and left, and its centroid sits half a pixel down-right of
     # the sticker's.
     box_fill = areas / (bw[index] * bh[index])
-    return _Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill, row_centers, row_whiten)
+    return Regions(centroids[index] - 0.5, areas, whiten, sides, box_fill, row_centers, row_whiten)
 
 
-def _with_block_stickers(regions: _Regions) -> _Regions:
+def _with_block_stickers(regions: Regions) -> Regions:
     """The regions plus the stickers of every block of 2..MAX_BLOCK_STICKERS in a row.
 
     A block is a compact region about k times as long as wide (k rounded). Its frame (the
@@ -209,11 +281,11 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
     if not parts_c:
         return regions
     areas = np.concatenate(parts_a)
-    return _Regions(
+    return Regions(
         np.concatenate([regions.centers, *parts_c]),
         np.concatenate([regions.areas, areas]),
         np.concatenate([regions.whiten, *parts_w]),
-        np.concatenate([regions.sides, _sticker_sides(areas)]),
+        np.concatenate([regions.sides, sticker_sides(areas)]),
         np.concatenate([regions.box_fill, *parts_f]),
         regions.row_centers,
         regions.row_whiten,
@@ -221,19 +293,55 @@ def _with_block_stickers(regions: _Regions) -> _Regions:
     )
 
 
-def _whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
+def whitening(cov: np.ndarray, areas: np.ndarray) -> np.ndarray:
     """cov^(-1/2), scaled so a region maps to a unit square: each region's own frame.
 
     In closed form (a batched eigendecomposition costs several times as much over the
     thousands of regions of a cluttered frame): a 2x2 covariance's square root is
     (cov + s I) / t, with s = sqrt(det cov) and t = sqrt(trace cov + 2 s), whose inverse is
     adj(cov + s I) / (s t).
+
+    Parameters
+    ----------
+    cov
+        Each region's covariance of pixel positions (M, 2, 2).
+    areas
+        Their areas in pixels (M,).
+
+    Returns
+    -------
+    np.ndarray
+        (M, 2, 2): each maps a displacement from the region's centre into its own frame, in
+        which the sticker behind it spans a unit square.
+
+    Examples
+    --------
+    >>> side = 30.0  # a square region: covariance side^2 / 12 on each axis
+    >>> frame = whitening(np.eye(2)[None] * side**2 / 12, np.array([side**2]))
+    >>> (np.round(frame[0] * (side + 2), 3) + 0.0).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
     """
     variances = np.stack([cov[:, 0, 0], cov[:, 1, 1], cov[:, 0, 1]], -1)
-    return _region_shapes(variances, areas, _sticker_sides(areas))[2]
+    return _region_shapes(variances, areas, sticker_sides(areas))[2]
 
 
-def _sticker_sides(areas: np.ndarray) -> np.ndarray:
+def sticker_sides(areas: np.ndarray) -> np.ndarray:
     """The side in pixels of the sticker behind each region of these areas: edges and
-    dilation eat about 1.5 px from every side of a region."""
+    dilation eat about 1.5 px from every side of a region.
+
+    Parameters
+    ----------
+    areas
+        Region areas in pixels.
+
+    Returns
+    -------
+    np.ndarray
+        The stickers' sides in pixels.
+
+    Examples
+    --------
+    >>> sticker_sides(np.array([100.0, 400.0])).tolist()
+    [12.0, 22.0]
+    """
     return np.sqrt(areas) + 2.0

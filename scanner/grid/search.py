@@ -14,11 +14,11 @@ from cubescan.scanner.grid.continuation import _not_continued
 from cubescan.scanner.grid.crossings import _crossing_faces
 from cubescan.scanner.grid.face import (
     FaceDetection,
-    _cell_width,
-    _make_detection,
-    _seen_cells,
     _three_seen_of_four,
     _to_frame,
+    cell_width,
+    make_detection,
+    seen_cells,
 )
 from cubescan.scanner.grid.geometry import (
     _cell_areas,
@@ -27,7 +27,7 @@ from cubescan.scanner.grid.geometry import (
     _overlap,
     _pitch,
     _polygon_area,
-    _warp,
+    warp_points,
 )
 from cubescan.scanner.grid.lattice import _fit_face, _link_lattices
 from cubescan.scanner.grid.params import (
@@ -46,13 +46,13 @@ from cubescan.scanner.grid.params import (
     THOROUGH_SIDES,
 )
 from cubescan.scanner.grid.regions import (
-    _find_regions,
-    _Regions,
+    Regions,
     _regions_at,
     _with_block_stickers,
-    _working_lab,
+    find_regions,
+    working_lab,
 )
-from cubescan.scanner.grid.rejection import _not_a_face, _seam_share
+from cubescan.scanner.grid.rejection import not_a_face, seam_share
 
 
 def _more_scales(image: np.ndarray, size: int | None) -> FaceDetection | None:
@@ -67,12 +67,12 @@ def _more_scales(image: np.ndarray, size: int | None) -> FaceDetection | None:
     """
     long_side = max(image.shape[:2])
     passes = [(min(2.0, side / long_side), False) for side in THOROUGH_SIDES]
-    passes += [(scale, True) for scale in _region_scales(long_side)]
+    passes += [(scale, True) for scale in region_scales(long_side)]
     for scale, split in passes:
-        found = _detect_scaled(image, scale, size, (0.0, 0.0), 1, split_blocks=split)
+        found = detect_scaled(image, scale, size, (0.0, 0.0), 1, split_blocks=split)
         if split:
             found = [face for face in found if (face.confidence >= FLAT_CELL_CONFIDENCE).all()]
-        if found and not _not_a_face(image, found[0]):
+        if found and not not_a_face(image, found[0]):
             return found[0]
     return None
 
@@ -84,7 +84,7 @@ def _lattice_faces(
     neither found a face, at a coarser scale still; last, the crossings cue. Returns the
     faces found and each :class:`_Pass` (by scale, the first first)."""
     long_side = max(image.shape[:2])
-    scales = _region_scales(long_side)
+    scales = region_scales(long_side)
     first = scales[0]
     # A 2x2 with one sticker unseen only stands when no pass finds more. Nor, while a finer
     # pass is left, does a face of small stickers with cells not seen, or any 2x2 when N is
@@ -96,22 +96,22 @@ def _lattice_faces(
     # The first pass's regions also judge whether a face found at another scale continues,
     # and give the crossings cue its gaps: they keep the chroma sharp (a tile's thin grout is
     # grey against coloured tiles; a dark sticker's edge on black plastic is its chroma).
-    # The finer pass, for small stickers, smooths it (see _working_lab).
-    first_lab = _working_lab(image, first, sharp_chroma=True)
-    first_regions = _find_regions(first_lab)
+    # The finer pass, for small stickers, smooths it (see working_lab).
+    first_lab = working_lab(image, first, sharp_chroma=True)
+    first_regions = find_regions(first_lab)
     prepared = {first: _pass_at(first_lab, first_regions)}
     for scale in scales:
         if scale not in prepared:
-            prepared[scale] = _pass_at(_working_lab(image, scale))
-        found = _detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared[scale])
+            prepared[scale] = _pass_at(working_lab(image, scale))
+        found = detect_scaled(image, scale, size, (0.0, 0.0), max_faces, prepared=prepared[scale])
         if scale != first:
             found = _not_continued(image, found, first_lab, first_regions)
         if found and not all(_three_seen_of_four(face) for face in found):
             if deferred:
                 return (found if _sees_more_of(found[0], deferred[0]) else deferred), prepared
             face = found[0]
-            small = _cell_width(face.centers) * scale < SMALL_STICKER_PITCH
-            partial = _seen_cells(face) < face.size**2
+            small = cell_width(face.centers) * scale < SMALL_STICKER_PITCH
+            partial = seen_cells(face) < face.size**2
             corner_of_more = size is None and face.size == 2
             if not ((small and partial) or corner_of_more) or scale == scales[-1]:
                 return found, prepared
@@ -127,8 +127,8 @@ def _lattice_faces(
     # continuation is looked for in the first pass's sharper regions.
     coarse = min(1.0, REGION_COARSE_SIDE / long_side)
     if coarse < first:
-        prepared[coarse] = _pass_at(_working_lab(image, coarse))
-        found = _detect_scaled(
+        prepared[coarse] = _pass_at(working_lab(image, coarse))
+        found = detect_scaled(
             image,
             coarse,
             size,
@@ -153,7 +153,7 @@ def _slack_faces(
     first_lab, first_regions = passes[first].lab, passes[first].regions
     coarse = min(1.0, REGION_COARSE_SIDE / max(image.shape[:2]))
     for scale, prepared in passes.items():
-        found = _detect_scaled(
+        found = detect_scaled(
             image,
             scale,
             size,
@@ -195,16 +195,16 @@ def _faint_faces(
         ((scale, _denoised(usual.lab), MIN_DENOISED_SIZE) for scale, usual in passes.items()),
     )
     for scale, lab, smallest in looks:
-        regions = _find_regions(lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
-        found = _detect_scaled(
+        regions = find_regions(lab, edge_thresholds=FAINT_EDGE_THRESHOLDS)
+        found = detect_scaled(
             image, scale, size, (0.0, 0.0), 1, prepared=_pass_at(lab, regions), most_cells_seen=True
         )
         found = [
             face
             for face in found
             if face.size >= smallest
-            and _seam_share(image, face) >= MIN_SEAM_SHARE
-            and _cells_with_a_region(to_first @ face.homography, face.size, first_regions)
+            and seam_share(image, face) >= MIN_SEAM_SHARE
+            and cells_with_a_region(to_first @ face.homography, face.size, first_regions)
             < face.size**2
         ]
         found = _not_continued(image, found, first_lab, first_regions, along_a_side=True)
@@ -226,24 +226,66 @@ def _denoised(lab: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(lab, (0, 0), FAINT_DENOISE)
 
 
-def _cells_with_a_region(face_h: np.ndarray, n: int, regions: _Regions) -> int:
+def cells_with_a_region(face_h: np.ndarray, n: int, regions: Regions) -> int:
     """How many cells of the face (``face_h`` into the regions' image) have a region of about
-    a sticker's size at their middle (see :func:`_regions_at`)."""
+    a sticker's size at their middle (see :func:`_regions_at`).
+
+    Parameters
+    ----------
+    face_h
+        Face homography into the regions' working image.
+    n
+        The face's size N.
+    regions
+        The regions found in that image.
+
+    Returns
+    -------
+    int
+        Cells with a region of a sticker's size at their middle.
+
+    Examples
+    --------
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])
+    >>> cells_with_a_region(face_h, 3, find_regions(working_lab(frame, 1.0)))
+    9
+    """
     lattice_h = _lattice_of_face(face_h)
     cells = _cell_middles(n) - 0.5  # in the lattice's coordinates
     _, near, of_cell_size = _regions_at(
-        _warp(cells, lattice_h), regions, _pitch(lattice_h), _cell_areas(cells, lattice_h)
+        warp_points(cells, lattice_h), regions, _pitch(lattice_h), _cell_areas(cells, lattice_h)
     )
     return int(np.sum(near & of_cell_size))
 
 
 def _sees_more_of(face: FaceDetection, earlier: FaceDetection) -> bool:
     """True when ``face`` lies over ``earlier`` and shows more of its stickers."""
-    return _overlap(face.quad, earlier.quad) and _seen_cells(face) > _seen_cells(earlier)
+    return _overlap(face.quad, earlier.quad) and seen_cells(face) > seen_cells(earlier)
 
 
-def _region_scales(long_side: int) -> list[float]:
-    """The region cue's first and (when it differs) fine scale for a frame's long side."""
+def region_scales(long_side: int) -> list[float]:
+    """The region cue's first and (when it differs) fine scale for a frame's long side.
+
+    Parameters
+    ----------
+    long_side
+        The frame's long side in pixels.
+
+    Returns
+    -------
+    list of float
+        The scales, the first first.
+
+    Examples
+    --------
+    >>> region_scales(640), region_scales(1920)
+    ([0.5, 1.0], [0.16666666666666666, 0.4166666666666667])
+    """
     # Frames up to half the fine pass's size are enlarged for the second: edges eat a
     # pixel or two of every region, which is most of a sticker a dozen pixels wide.
     fine = REGION_FINE_SIDE / long_side
@@ -256,17 +298,17 @@ class _Pass(NamedTuple):
     lattices linked over them (kept so that a later round over the pass links none again)."""
 
     lab: np.ndarray
-    regions: _Regions
+    regions: Regions
     lattices: list[tuple[np.ndarray, np.ndarray]]
 
 
-def _pass_at(lab: np.ndarray, regions: _Regions | None = None) -> _Pass:
+def _pass_at(lab: np.ndarray, regions: Regions | None = None) -> _Pass:
     """The :class:`_Pass` over a working image (its regions found here when not given)."""
-    regions = _find_regions(lab) if regions is None else regions
+    regions = find_regions(lab) if regions is None else regions
     return _Pass(lab, regions, _link_lattices(regions) if len(regions.areas) >= 2 * 2 else [])
 
 
-def _detect_scaled(
+def detect_scaled(
     bgr: np.ndarray,
     scale: float,
     size: int | None,
@@ -284,14 +326,47 @@ def _detect_scaled(
     but ``COARSE_MAX_UNSEEN`` (``COARSE_MAX_UNSEEN_2X2`` of a 2x2; a glared one counts, an
     inferred one does not). ``prepared`` is the scale's :class:`_Pass` when the caller
     already has it. ``slack`` looks only for faces whose regions are square within
-    a small region's slack (see :func:`_fit_flat_face`)."""
+    a small region's slack (see :func:`_fit_flat_face`).
+
+    Parameters
+    ----------
+    bgr
+        The BGR frame.
+    scale
+        Factor to the pass's working image.
+    size
+        N when known, else None.
+    offset
+        Added to the faces' pixels (the crop's corner in the frame, when ``bgr`` is one).
+    max_faces
+        How many faces to return at most.
+    split_blocks, most_cells_seen, prepared, slack
+        See above.
+
+    Returns
+    -------
+    list of FaceDetection
+        The faces found, best first (none passed the last "not a face" tests yet).
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> [face.size for face in detect_scaled(frame, 1.0, None, (0.0, 0.0), 1)]
+    [3]
+    """
     height, width = bgr.shape[:2]
     if prepared is None:
         # Merged blocks are cut into stickers by their outlines' length: keep them sharp.
-        lab = _working_lab(bgr, scale, sharp_chroma=split_blocks)
+        lab = working_lab(bgr, scale, sharp_chroma=split_blocks)
         if split_blocks:
             prepared = _pass_at(
-                lab, _with_block_stickers(_find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
+                lab, _with_block_stickers(find_regions(lab, MAX_BLOCK_STICKERS + 0.5))
             )
         else:
             prepared = _pass_at(lab)
@@ -311,11 +386,11 @@ def _detect_scaled(
         allowed_unseen = COARSE_MAX_UNSEEN if n >= 3 else COARSE_MAX_UNSEEN_2X2
         if most_cells_seen and n * n - support.sum() > allowed_unseen:
             continue
-        quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
+        quad = warp_points(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
         if any(_overlap(quad, other) for other in taken):
             continue
         taken.append(quad)
-        results.append(_make_detection(to_full @ homography, n, confidence))
+        results.append(make_detection(to_full @ homography, n, confidence))
         if len(results) == max_faces:
             break
     return results
@@ -328,5 +403,5 @@ def _shown_first(candidate) -> float:
     in the image (by the cosine of its tilt); its score is weighed by that.
     """
     score, homography, n = candidate[:3]
-    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
+    quad = warp_points(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), homography)
     return -score * np.sqrt(abs(_polygon_area(quad)))

@@ -9,20 +9,20 @@ from functools import lru_cache
 import numpy as np
 
 from cubescan.scanner.grid._tracking_kernels import _sticker_matches
-from cubescan.scanner.grid.cells import _cell_statistics, _three_of_four_hold
-from cubescan.scanner.grid.continuation import _grid_continues
+from cubescan.scanner.grid.cells import cell_statistics, three_of_four_hold
+from cubescan.scanner.grid.continuation import grid_continues
 from cubescan.scanner.grid.face import (
     FaceDetection,
     _cell_confidence,
-    _cell_width,
-    _make_detection,
     _to_frame,
+    cell_width,
+    make_detection,
 )
 from cubescan.scanner.grid.geometry import (
     _cell_middles,
-    _exact_fit,
     _face_of_lattice,
     _lattice_of_face,
+    exact_fit,
 )
 from cubescan.scanner.grid.params import (
     FOLLOW_MAX_UNSEEN,
@@ -35,15 +35,45 @@ from cubescan.scanner.grid.params import (
     TRACK_2X2_STICKER_PX,
     TRACK_STICKER_PX,
 )
-from cubescan.scanner.grid.regions import _find_regions, _Regions, _working_lab
-from cubescan.scanner.grid.rejection import _not_a_face
-from cubescan.scanner.grid.search import _detect_scaled, _pass_at
+from cubescan.scanner.grid.regions import Regions, find_regions, working_lab
+from cubescan.scanner.grid.rejection import not_a_face
+from cubescan.scanner.grid.search import _pass_at, detect_scaled
 
 
-def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
+def track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection | None:
     """Follow the previous face (:func:`_follow`), else search a crop around it (a face
-    found there must pass :func:`_not_a_face`), in the crop at a scale giving ~16 px
-    stickers (64 px for a 2x2)."""
+    found there must pass :func:`not_a_face`), in the crop at a scale giving ~16 px
+    stickers (64 px for a 2x2).
+
+    Parameters
+    ----------
+    bgr
+        The BGR frame.
+    size
+        N.
+    previous
+        The face in the previous frame.
+
+    Returns
+    -------
+    FaceDetection or None
+        The face near where it was, or None (then the whole frame is searched).
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> moved = np.roll(frame, 6, axis=1)
+    >>> followed = track(moved, 3, face)
+    >>> (np.round(followed.centers[0, 0] - face.centers[0, 0]) + 0.0).tolist()
+    [6.0, 0.0]
+    """
     height, width = bgr.shape[:2]
     x0, y0 = previous.quad.min(axis=0)
     x1, y1 = previous.quad.max(axis=0)
@@ -53,31 +83,31 @@ def _track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection
     if right - left < 16 or bottom - top < 16:
         return None
     sticker_px = TRACK_2X2_STICKER_PX if previous.size == 2 else TRACK_STICKER_PX
-    scale = min(1.0, sticker_px / max(_cell_width(previous.centers), 1.0))
+    scale = min(1.0, sticker_px / max(cell_width(previous.centers), 1.0))
     if scale <= 0.5:
         # Shrunk by a whole factor, from a crop of whole blocks, area averaging is the mean
-        # of each block (see _shrunk): a third of the time of OpenCV's general averaging at
+        # of each block (see shrunk): a third of the time of OpenCV's general averaging at
         # 1920x1080 (stickers of 16 px or a little more).
         factor = int(1 / scale)
         scale = 1.0 / factor
         right = left + max(1, (right - left) // factor) * factor
         bottom = top + max(1, (bottom - top) // factor) * factor
     crop = bgr[top:bottom, left:right]
-    lab = _working_lab(crop, scale)
+    lab = working_lab(crop, scale)
     offset = (float(left), float(top))
-    regions = _find_regions(lab)
+    regions = find_regions(lab)
     if size == previous.size:
         followed = _follow(previous, lab, regions, _to_frame(lab.shape, crop.shape, offset))
         if followed is not None:
             return followed
-    found = _detect_scaled(crop, scale, size, offset, 1, prepared=_pass_at(lab, regions))
+    found = detect_scaled(crop, scale, size, offset, 1, prepared=_pass_at(lab, regions))
     # Found afresh in the crop, the face is judged as one found cold: after the cube left
     # the view, a board or keyboard keys where it was would be taken for it.
-    return found[0] if found and not _not_a_face(bgr, found[0]) else None
+    return found[0] if found and not not_a_face(bgr, found[0]) else None
 
 
 def _follow(
-    previous: FaceDetection, lab: np.ndarray, regions: _Regions, to_frame: np.ndarray
+    previous: FaceDetection, lab: np.ndarray, regions: Regions, to_frame: np.ndarray
 ) -> FaceDetection | None:
     """The previous frame's face, refitted to the stickers found where its grid predicts
     them: the tracking path's first look, which needs no lattice to be linked and searched.
@@ -85,7 +115,7 @@ def _follow(
     Each cell takes the sticker-sized, square region nearest its predicted middle within
     ``FOLLOW_REACH`` of a pitch; the grid is refitted to them, and again to those within
     ``FOLLOW_TOLERANCE`` of that grid. All cells but ``FOLLOW_MAX_UNSEEN`` (but one of a
-    2x2's, whose three must hold as a face's: :func:`_three_of_four_hold`) must hold a
+    2x2's, whose three must hold as a face's: :func:`three_of_four_hold`) must hold a
     sticker, its cells be flat as a face's are, and its grid not continue as a
     board's does. Nor may a row of stickers (all but one of it; all of a 2x2's) lie along
     one of its sides, in the ring of cells around it: a face that moved a whole
@@ -108,22 +138,22 @@ def _follow(
         if fitted_to is not None and (stickers == fitted_to).all():
             break  # the same stickers: the same fit
         fitted_to, shown = stickers, stickers >= 0
-        lattice_h = _exact_fit(cells[shown], regions.centers[stickers[shown]])
+        lattice_h = exact_fit(cells[shown], regions.centers[stickers[shown]])
         if lattice_h is None:
             return None
     if (seen[n * n :].reshape(4, n).sum(axis=1) >= max(2, n - 1)).any():
         return None  # a row of stickers past a side: one row off
     face_h = _face_of_lattice(lattice_h)
     support = (stickers >= 0).reshape(n, n)
-    if n == 2 and not support.all() and not _three_of_four_hold(face_h, support, lab):
+    if n == 2 and not support.all() and not three_of_four_hold(face_h, support, lab):
         return None
-    statistics = _cell_statistics(face_h, n, lab)
+    statistics = cell_statistics(face_h, n, lab)
     if np.mean((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared) < MIN_FLAT_SHARE:
         return None
-    if _grid_continues(lattice_h, n, regions, lab, colors=statistics.color):
+    if grid_continues(lattice_h, n, regions, lab, colors=statistics.color):
         return None  # as a board's tiles do: judged as for a face found cold
     confidence = _cell_confidence(support, statistics.spread)
-    return _make_detection(to_frame @ face_h, n, confidence)
+    return make_detection(to_frame @ face_h, n, confidence)
 
 
 @lru_cache(maxsize=8)
@@ -145,7 +175,7 @@ def _cells_and_ring(n: int) -> np.ndarray:
 
 
 def _stickers_at_cells(
-    lattice_h: np.ndarray, coords: np.ndarray, regions: _Regions, reach: float
+    lattice_h: np.ndarray, coords: np.ndarray, regions: Regions, reach: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which lattice cells (``coords``) have a region within ``reach`` pitches of their
     middle that is square in the lattice and of a sticker's size there (a share of its

@@ -9,16 +9,16 @@ import numpy as np
 
 from cubescan.scanner.grid._kernels import _nearest
 from cubescan.scanner.grid._windows_kernels import _block_cells, _windows
-from cubescan.scanner.grid.cells import _cell_samples, _cell_statistics, _three_of_four_hold
-from cubescan.scanner.grid.continuation import _grid_continues, _of_the_grids_kind
+from cubescan.scanner.grid.cells import _cell_samples, cell_statistics, three_of_four_hold
+from cubescan.scanner.grid.continuation import _of_the_grids_kind, grid_continues
 from cubescan.scanner.grid.face import _cell_confidence
 from cubescan.scanner.grid.framing import (
-    _corners_near,
-    _cut_at_a_corner,
-    _objects_beside_a_smaller_face,
     _well_shaped,
+    corners_near,
+    cut_at_a_corner,
+    objects_beside_a_smaller_face,
 )
-from cubescan.scanner.grid.geometry import _face_of_lattice, _pitch, _polygon_area, _warp
+from cubescan.scanner.grid.geometry import _face_of_lattice, _pitch, _polygon_area, warp_points
 from cubescan.scanner.grid.params import (
     _MIN_PITCH,
     MAX_STICKER_SPREAD,
@@ -26,8 +26,8 @@ from cubescan.scanner.grid.params import (
     MIN_FLAT_SHARE,
     RING_SAME_COLOR,
 )
-from cubescan.scanner.grid.plastic import _keys_with_gaps, _on_the_plastic
-from cubescan.scanner.grid.regions import _Regions
+from cubescan.scanner.grid.plastic import keys_with_gaps, on_the_plastic
+from cubescan.scanner.grid.regions import Regions
 
 
 def _best_window(coords, homography, regions, lab, size, best, smallest=2):
@@ -60,7 +60,7 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
             if n == 2 or not support.all():
                 continue  # from here, only a larger window seen in every cell beats a 2x2
         shift = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
-        if n == 2 and _leaves_out_its_own(coords - [ox, oy], homography @ shift, regions, lab):
+        if n == 2 and leaves_out_its_own(coords - [ox, oy], homography @ shift, regions, lab):
             continue
         result = _score_window(homography @ shift, n, support, regions, lab)
         if result is not None and (best is None or _beats(objective, result, best)):
@@ -68,8 +68,8 @@ def _best_window(coords, homography, regions, lab, size, best, smallest=2):
     return best
 
 
-def _leaves_out_its_own(
-    coords: np.ndarray, homography: np.ndarray, regions: _Regions, lab: np.ndarray
+def leaves_out_its_own(
+    coords: np.ndarray, homography: np.ndarray, regions: Regions, lab: np.ndarray
 ) -> bool:
     """True when a 2x2 window leaves out regions of its lattice that are more of its own
     grid. It may leave out one or two: objects that happen to lie on a face's lattice, of
@@ -83,6 +83,40 @@ def _leaves_out_its_own(
 
     ``coords`` are the lattice's regions in the window's lattice coords (its cells are
     0..1), which ``homography`` maps to the working image ``lab``.
+
+    Parameters
+    ----------
+    coords
+        The window's cells in lattice coordinates (n*n, 2).
+    homography
+        Lattice homography into ``lab``.
+    regions
+        The lattice's regions.
+    lab
+        The working image, 8-bit Lab.
+
+    Returns
+    -------
+    bool
+        Whether the 2x2 window leaves out more of its own grid.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> from cubescan.scanner.grid.regions import find_regions
+    >>> lattice_h = np.array([[40.0, 0, 117], [0, 40, 77], [0, 0, 1]])
+    >>> window = np.array([[1, 1], [2, 1], [1, 2], [2, 2]], float)  # a 2x2 of the 3x3
+    >>> leaves_out_its_own(window, lattice_h, find_regions(lab), lab)
+    True
     """
     outside = ((coords < 0) | (coords > 1)).any(axis=1)
     if not outside.any():
@@ -90,8 +124,8 @@ def _leaves_out_its_own(
     if not regions.true_areas:  # merged blocks cut apart: no region's size can be judged
         return outside.sum() > 1
     face_h = _face_of_lattice(homography)
-    colors = _cell_statistics(face_h, 2, lab).color.reshape(4, 3).astype(float)
-    _, left_out = _nearest(_warp(coords[outside].astype(float), homography), regions.centers)
+    colors = cell_statistics(face_h, 2, lab).color.reshape(4, 3).astype(float)
+    _, left_out = _nearest(warp_points(coords[outside].astype(float), homography), regions.centers)
     repeats, sized = _of_the_grids_kind(
         homography, 2, regions, lab, left_out, _pitch(homography), colors
     )
@@ -133,7 +167,7 @@ def _beats(objective: float, result, best) -> bool:
 
 def _merged_cells(
     homography: np.ndarray,
-    regions: _Regions,
+    regions: Regions,
     lo: np.ndarray,
     hi: np.ndarray,
     with_rows: bool = False,
@@ -161,30 +195,28 @@ def _merged_cells(
 
 
 def _score_window(
-    homography: np.ndarray, n: int, support: np.ndarray, regions: _Regions, lab: np.ndarray
+    homography: np.ndarray, n: int, support: np.ndarray, regions: Regions, lab: np.ndarray
 ):
     """Score an N x N window (lattice coords of its cells are 0..N-1) or None to reject it.
 
     ``support`` is the window's mask of cells where a sticker was seen.
     """
     face_h = _face_of_lattice(homography)
-    quad = _warp(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
-    if not _well_shaped(quad) or _objects_beside_a_smaller_face(face_h, n, support, lab.shape):
+    quad = warp_points(np.array([[0, 0], [n, 0], [n, n], [0, n]], float), face_h)
+    if not _well_shaped(quad) or objects_beside_a_smaller_face(face_h, n, support, lab.shape):
         return None
-    if not _corners_near(quad, lab.shape) and not _cut_at_a_corner(
-        quad, face_h, support, lab.shape
-    ):
+    if not corners_near(quad, lab.shape) and not cut_at_a_corner(quad, face_h, support, lab.shape):
         return None
     # Stickers smaller than this are texture, not a cube a camera could read; nor is a face
     # much smaller than the frame.
     face_side = np.sqrt(abs(_polygon_area(quad)))
     if face_side / n < _MIN_PITCH or face_side < MIN_FACE_SHARE * min(lab.shape[:2]):
         return None
-    cell_stats = _cell_statistics(face_h, n, lab)
-    if _grid_continues(homography, n, regions, lab, colors=cell_stats.color):
+    cell_stats = cell_statistics(face_h, n, lab)
+    if grid_continues(homography, n, regions, lab, colors=cell_stats.color):
         return None
     spread, glared = cell_stats.spread, cell_stats.glared
-    if _on_the_plastic(face_h, n, lab, cell_stats, support) or _keys_with_gaps(
+    if on_the_plastic(face_h, n, lab, cell_stats, support) or keys_with_gaps(
         face_h, n, lab, cell_stats, support
     ):
         return None
@@ -192,9 +224,9 @@ def _score_window(
     # a window stretched over the background or the next face has textured cells.
     if np.mean((spread < MAX_STICKER_SPREAD) | glared) < MIN_FLAT_SHARE:
         return None
-    if _unseen_cells_are_surround(face_h, n, support, lab):
+    if unseen_cells_are_surround(face_h, n, support, lab):
         return None
-    if n == 2 and support.sum() == 3 and not _three_of_four_hold(face_h, support, lab):
+    if n == 2 and support.sum() == 3 and not three_of_four_hold(face_h, support, lab):
         return None
     confidence = _cell_confidence(support, spread)
     # Of two faces of one cube, the one turned towards the camera is the one being shown.
@@ -204,7 +236,7 @@ def _score_window(
     return score, face_h, n, confidence, support
 
 
-def _unseen_cells_are_surround(
+def unseen_cells_are_surround(
     face_h: np.ndarray, n: int, support: np.ndarray, lab: np.ndarray
 ) -> bool:
     """True when the window hangs past the face: each of its cells with no sticker seen lies
@@ -216,6 +248,41 @@ def _unseen_cells_are_surround(
     a border one is the table, not more of the same. A textured table's patches differ by
     about what a sticker's pixels spread (``MAX_STICKER_SPREAD``). A cell is judged by its
     samples in the frame, when they are a quarter of them or more (a median needs a few).
+
+    Parameters
+    ----------
+    face_h
+        Face homography of the window into ``lab``.
+    n
+        The window's size N.
+    support
+        Which of its cells (n, n) show a sticker.
+    lab
+        The working image, 8-bit Lab.
+
+    Returns
+    -------
+    bool
+        Whether the window hangs past the face onto its surround.
+
+    Examples
+    --------
+    >>> import cv2
+    >>> from cubescan.scanner.grid import detect_grid
+    >>> frame = np.full((240, 320, 3), 20, np.uint8)
+    >>> for r in range(3):
+    ...     for c in range(3):
+    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
+    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> face = detect_grid(frame)
+    >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
+    >>> seen = np.ones((4, 4), bool)
+    >>> seen[3], seen[:, 3] = False, False  # a 4x4 over the 3x3 and the table past two sides
+    >>> unseen_cells_are_surround(face_h, 4, seen, lab)
+    True
+    >>> unseen_cells_are_surround(face_h, 3, np.ones((3, 3), bool), lab)
+    False
     """
     rows, cols = np.nonzero(~support)
     if len(rows) < 2:

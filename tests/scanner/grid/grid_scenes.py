@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cubescan.scanner.grid as grid_package
-from cubescan.scanner.grid.regions import _Regions
+from cubescan.scanner.grid.regions import Regions
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import random_scene_spec
 
@@ -83,10 +83,10 @@ def eval_detect_scene(index: int, seed: int = 2024):
     return render_scene(spec)
 
 
-def squares_on_cells(cells: list[tuple[int, int]]) -> _Regions:
+def squares_on_cells(cells: list[tuple[int, int]]) -> Regions:
     """Regions of 32 px squares on the cells of a 40 px lattice, cell (0, 0) at (20, 20)."""
     count = len(cells)
-    return _Regions(
+    return Regions(
         20.0 + 40.0 * np.array(cells, float),
         np.full(count, 32.0**2),
         np.tile(np.eye(2) / 32.0, (count, 1, 1)),

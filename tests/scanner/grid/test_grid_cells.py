@@ -10,8 +10,12 @@ from grid_scenes import sticker_on_plastic
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubescan.scanner.grid._cells_kernels import _inner_patch_statistics
-from cubescan.scanner.grid.cells import _glared, _three_of_four_hold, _washed
+from cubescan.scanner.grid.cells import (
+    flat_under_glare,
+    inner_patch_statistics,
+    three_of_four_hold,
+    washed_by_glare,
+)
 
 
 def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
@@ -35,8 +39,8 @@ def test_three_seen_tiles_of_a_floor_do_not_hold_as_a_face() -> None:
     for image in (table, floor):
         image[125:155, 165:195] = (120, 150, 200)  # a finger over the fourth
     table_lab, floor_lab = (cv2.cvtColor(image, cv2.COLOR_BGR2Lab) for image in (table, floor))
-    assert _three_of_four_hold(face_h, support, table_lab)
-    assert not _three_of_four_hold(face_h, support, floor_lab)
+    assert three_of_four_hold(face_h, support, table_lab)
+    assert not three_of_four_hold(face_h, support, floor_lab)
 
 
 def _three_stickers_and_a_finger(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,7 +67,7 @@ def test_a_glare_spot_does_not_spoil_one_of_three_seen_stickers(spot, hold) -> N
     face_h, support = _three_stickers_and_a_finger(image)
     cv2.circle(image, (140, 100), 8, spot, -1)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    assert _three_of_four_hold(face_h, support, lab) == hold
+    assert three_of_four_hold(face_h, support, lab) == hold
 
 
 @pytest.mark.parametrize(
@@ -91,7 +95,7 @@ def test_only_tiles_of_the_stickers_own_color_repeat_them(table, grout, hold) ->
         image[::40] = image[39::40] = image[:, ::40] = image[:, 39::40] = grout
     face_h, support = _three_stickers_and_a_finger(image)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    assert _three_of_four_hold(face_h, support, lab) == hold
+    assert three_of_four_hold(face_h, support, lab) == hold
 
 
 def test_a_glared_cell_is_told_from_a_textured_one() -> None:
@@ -103,7 +107,7 @@ def test_a_glared_cell_is_told_from_a_textured_one() -> None:
     cells[0, 1, 12:] = [200, 135, 132]
     cells[1, 0, ::2] = [180, 110, 200]
     cells[1, 1, 12:] = [160, 200, 170]
-    assert _glared(cells).tolist() == [[False, True], [False, False]]
+    assert flat_under_glare(cells).tolist() == [[False, True], [False, False]]
 
 
 def test_a_sticker_washed_out_by_glare_over_most_of_it_is_told_from_texture() -> None:
@@ -117,7 +121,7 @@ def test_a_sticker_washed_out_by_glare_over_most_of_it_is_told_from_texture() ->
     cells[0, 1, :6] = [20, 128, 129]
     cells[0, 1, 6:] = [110, 129, 127]
     cells[1, 0, 12:] = [200, 128, 100]
-    assert _washed(cells).tolist() == [[True, False], [False, False]]
+    assert washed_by_glare(cells).tolist() == [[True, False], [False, False]]
 
 
 @settings(deadline=None)  # the first example compiles the kernel
@@ -131,7 +135,7 @@ def test_cell_statistics_are_the_inner_patches_medians_and_quartile_ranges(
     shape = (8 * n, 8 * n, 3)
     levels = np.array([0, 1, 128, 254, 255], np.uint8)
     patch = rng.choice(levels, shape) if extreme else rng.integers(0, 256, shape, np.uint8)
-    inner, median, spread = _inner_patch_statistics(patch, n, 8)
+    inner, median, spread = inner_patch_statistics(patch, n, 8)
     for row, col in np.ndindex(n, n):
         pixels = patch[8 * row + 2 : 8 * row + 6, 8 * col + 2 : 8 * col + 6].reshape(-1, 3)
         np.testing.assert_array_equal(inner[row, col], pixels)

@@ -19,11 +19,10 @@ from grid_scenes import (
 )
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid._continuation_kernels import _ring_squares
-from cubescan.scanner.grid.continuation import _grid_continues, _plain_surround
-from cubescan.scanner.grid.face import _make_detection
-from cubescan.scanner.grid.geometry import _rings, _warp
-from cubescan.scanner.grid.regions import _whitening
+from cubescan.scanner.grid.continuation import grid_continues, plain_surround, ring_squares
+from cubescan.scanner.grid.face import make_detection
+from cubescan.scanner.grid.geometry import rings, warp_points
+from cubescan.scanner.grid.regions import whitening
 
 
 def test_objects_turned_against_the_lattice_beside_a_face_do_not_make_it_tiles() -> None:
@@ -66,13 +65,13 @@ def test_a_window_over_the_table_itself_is_not_beside_a_plain_surface() -> None:
     # the table alone (as a window over scattered objects may lie). Past the face's sides
     # the table is plain; the table alone runs on into the ring, which then is no surround.
     image = drawn_face([[WHITE] * 3] * 3, cell=80, gap=5, margin=100, table=WHITE)
-    grid = _make_detection(np.array([[80.0, 0, 100], [0, 80, 100], [0, 0, 1]]), 3, np.ones((3, 3)))
+    grid = make_detection(np.array([[80.0, 0, 100], [0, 80, 100], [0, 0, 1]]), 3, np.ones((3, 3)))
     sides = np.ones((5, 5), bool)
     sides[1:-1, 1:-1] = False
     sides[[0, 0, -1, -1], [0, -1, 0, -1]] = False
-    assert (_plain_surround(image, grid) == sides).all()
+    assert (plain_surround(image, grid) == sides).all()
     table = np.full_like(image, WHITE)
-    assert not _plain_surround(table, grid).any()
+    assert not plain_surround(table, grid).any()
 
 
 @pytest.mark.parametrize("grout", [(40, 40, 40), (250, 250, 250)], ids=["dark", "light"])
@@ -102,7 +101,7 @@ def test_two_hits_past_a_window_in_the_frames_corner(past, continues: bool) -> N
     to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
     regions = squares_on_cells(face + past)
     plain = np.zeros((200, 300, 3), np.uint8)  # every region the window's colour
-    assert _grid_continues(to_image, 2, regions, plain) == continues
+    assert grid_continues(to_image, 2, regions, plain) == continues
 
 
 @pytest.mark.parametrize(
@@ -128,7 +127,7 @@ def test_a_grid_continues_only_with_more_of_its_own_kind(color, side: int, conti
     regions = squares_on_cells([(c + 1, r + 1) for c, r in [*face_colors, *past]])
     regions.areas[4:] = float(side) ** 2
     to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
-    assert _grid_continues(to_image, 2, regions, lab) == continues
+    assert grid_continues(to_image, 2, regions, lab) == continues
 
 
 @pytest.mark.parametrize(
@@ -158,7 +157,7 @@ def test_the_fewest_hits_that_make_a_row_are_alike(size: int, past, continues: b
     regions = squares_on_cells([(c + 1, r + 1) for (c, r), _, _ in cells])
     regions.areas[:] = [float(side) ** 2 for _, _, side in cells]
     to_image = np.array([[40.0, 0, 60], [0, 40, 60], [0, 0, 1]])
-    assert _grid_continues(to_image, size, regions, lab) == continues
+    assert grid_continues(to_image, size, regions, lab) == continues
 
 
 @pytest.mark.parametrize(("seed", "index"), [(31, 329), (7, 1926)])
@@ -176,16 +175,16 @@ def test_ring_squares_are_the_lattices_own_cells(n: int) -> None:
     # squares of the lattice; turned 45 degrees (filling half their bounding box) none is;
     # half as wide again along the lattice's x, they are squashed across the rows above and
     # below the window but not beside it, where x runs across its side.
-    ring = _rings(n)[0]
+    ring = rings(n)[0]
     homography = np.array([[20.0, 0.0, 200.0], [0.0, 20.0, 150.0], [0.0, 0.0, 1.0]])
-    centers = _warp(ring, homography)
+    centers = warp_points(ring, homography)
 
     def squares(var_x: float, var_y: float, box_fill: float) -> np.ndarray:
         cov = np.array([[[var_x, 0.0], [0.0, var_y]]] * len(ring))
         area = np.sqrt(12 * var_x * 12 * var_y)
-        whiten = _whitening(cov, np.full(len(ring), area))
+        whiten = whitening(cov, np.full(len(ring), area))
         fill = np.full(len(ring), box_fill)
-        return _ring_squares(ring, n, homography, centers, whiten, fill, 2.0, 1.3, 0.2)
+        return ring_squares(ring, n, homography, centers, whiten, fill, 2.0, 1.3, 0.2)
 
     side = 18.0**2 / 12  # a region's variance: its sticker less the edges around it
     assert squares(side, side, 1.0).all()

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.crossings import _link_crossings
-from cubescan.scanner.grid.regions import _find_regions, _working_lab
-from cubescan.scanner.grid.search import _detect_scaled, _region_scales
+from cubescan.scanner.grid.crossings import link_crossings
+from cubescan.scanner.grid.regions import find_regions, working_lab
+from cubescan.scanner.grid.search import detect_scaled, region_scales
 
 
 def _close_stickerless_face(colors, cell: int, radius: int, margin: int) -> np.ndarray:
@@ -48,7 +48,7 @@ def test_a_close_stickerless_face_of_one_color_block_is_found_by_its_crossings()
     red, yellow, green, orange = (60, 40, 230), (60, 220, 235), (140, 220, 60), (60, 140, 245)
     colors = [[red, red, yellow], [red, red, green], [red, red, orange]]
     image = _close_stickerless_face(colors, cell=150, radius=30, margin=95)
-    assert _detect_scaled(image, _region_scales(640)[0], None, (0.0, 0.0), 1) == []
+    assert detect_scaled(image, region_scales(640)[0], None, (0.0, 0.0), 1) == []
     detection = detect_grid(image)
     assert detection is not None and detection.size == 3
     assert _centerd_on_cells(detection, 3, cell=150, margin=95)
@@ -71,6 +71,6 @@ def test_light_spots_on_a_square_lattice_are_not_crossings() -> None:
         for y in (180, 300):
             cv2.circle(image, (x, y), 14, (235, 235, 235), -1)
     image = cv2.GaussianBlur(image, (0, 0), 1.5)
-    regions = _find_regions(_working_lab(image, _region_scales(640)[0]))
-    assert [len(members) for _, members in _link_crossings(regions)] == [4]
+    regions = find_regions(working_lab(image, region_scales(640)[0]))
+    assert [len(members) for _, members in link_crossings(regions)] == [4]
     assert detect_grid(image) is None

@@ -8,14 +8,14 @@ import pytest
 from grid_scenes import eval_detect_scene, matches
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.face import _make_detection
+from cubescan.scanner.grid.face import make_detection
 from cubescan.scanner.grid.framing import (
-    _corners_near,
-    _cut_along_a_side,
-    _cut_at_a_corner,
-    _objects_beside_a_smaller_face,
+    corners_near,
+    cut_along_a_side,
+    cut_at_a_corner,
+    objects_beside_a_smaller_face,
 )
-from cubescan.scanner.grid.geometry import _warp
+from cubescan.scanner.grid.geometry import warp_points
 
 
 def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> None:
@@ -23,28 +23,28 @@ def test_a_smaller_face_seen_in_full_with_two_objects_in_an_l_is_that_face() -> 
     support = np.ones((4, 4), bool)
     support[0, :] = support[:, 3] = False  # the top row and the right column: an L
     support[0, 1] = support[2, 3] = True  # two objects in it
-    assert _objects_beside_a_smaller_face(face_h, 4, support, (480, 640))
+    assert objects_beside_a_smaller_face(face_h, 4, support, (480, 640))
     # Three cells of the L show stickers: a face with a hand over part of two sides.
     three = support.copy()
     three[0, 0] = True
-    assert not _objects_beside_a_smaller_face(face_h, 4, three, (480, 640))
+    assert not objects_beside_a_smaller_face(face_h, 4, three, (480, 640))
     # One sticker of the smaller face unseen (under glare or a finger) still makes it that
     # face; two do not.
     gap = support.copy()
     gap[2, 1] = False
-    assert _objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
+    assert objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
     gap[3, 0] = False
-    assert not _objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
+    assert not objects_beside_a_smaller_face(face_h, 4, gap, (480, 640))
     # The L runs out of the frame: a face cut by the frame's corner is not judged.
     shifted = np.array([[40.0, 0, 0], [0, 40, -30], [0, 0, 1]])  # the top row above the frame
-    assert not _objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
+    assert not objects_beside_a_smaller_face(shifted, 4, support, (480, 640))
     # Turned 15 degrees, only the L's far corner cell lies past the top edge: still judged.
     turn = np.radians(-15)
     cos, sin = 40 * np.cos(turn), 40 * np.sin(turn)
     turned = np.array([[cos, -sin, 10], [sin, cos, 10], [0, 0, 1]])
-    assert _objects_beside_a_smaller_face(turned, 4, support, (480, 640))
+    assert objects_beside_a_smaller_face(turned, 4, support, (480, 640))
     # A 2x2 has no smaller face.
-    assert not _objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
+    assert not objects_beside_a_smaller_face(face_h, 2, np.eye(2, dtype=bool), (480, 640))
 
 
 @pytest.mark.parametrize(
@@ -60,9 +60,9 @@ def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
     turn: float, top: float, plausible: bool
 ) -> None:
     face_h = _turned_5x5(turn, top)
-    quad = _warp(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), face_h)
+    quad = warp_points(np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float), face_h)
     seen = np.ones((5, 5), bool)
-    in_view = _corners_near(quad, (480, 640)) or _cut_at_a_corner(quad, face_h, seen, (480, 640))
+    in_view = corners_near(quad, (480, 640)) or cut_at_a_corner(quad, face_h, seen, (480, 640))
     assert in_view == plausible
 
 
@@ -79,8 +79,8 @@ def test_a_large_face_may_run_past_the_frame_by_a_corner_sticker(
 )
 def test_a_face_may_be_cut_by_the_frame_at_its_corner_stickers_only(turn, top, cut):
     # Pitch 40 px: the square a sticker surely covers reaches 8 px from its cell's sides.
-    detection = _make_detection(_turned_5x5(turn, top), 5, np.ones((5, 5)))
-    assert _cut_along_a_side(detection, (480, 640)) == cut
+    detection = make_detection(_turned_5x5(turn, top), 5, np.ones((5, 5)))
+    assert cut_along_a_side(detection, (480, 640)) == cut
 
 
 def _turned_5x5(turn: float, top: float) -> np.ndarray:

@@ -10,8 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from cubescan.scanner.grid._geometry_kernels import _on_one_line
-from cubescan.scanner.grid.geometry import _exact_fit, _too_few_for_perspective, _warp
+from cubescan.scanner.grid.geometry import (
+    exact_fit,
+    on_one_line,
+    too_few_for_perspective,
+    warp_points,
+)
 
 
 def _lattice_coords_on_a_line() -> st.SearchStrategy[np.ndarray]:
@@ -29,7 +33,7 @@ def _lattice_coords_on_a_line() -> st.SearchStrategy[np.ndarray]:
 )
 def test_coords_are_on_one_line_exactly_where_their_rank_is_below_two(coords: np.ndarray) -> None:
     centerd = coords - coords.mean(axis=0)
-    assert _on_one_line(coords) == (np.linalg.matrix_rank(centerd) < 2)
+    assert on_one_line(coords) == (np.linalg.matrix_rank(centerd) < 2)
 
 
 @settings(deadline=None)  # the first example compiles the kernel
@@ -49,16 +53,16 @@ def test_the_fitted_homography_reprojects_as_well_as_opencvs(
     rng = np.random.default_rng(seed)
     coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
     coords = coords[rng.random(len(coords)) < 0.8]
-    if _too_few_for_perspective(coords):
+    if too_few_for_perspective(coords):
         coords = np.argwhere(np.ones((n, n)))[:, ::-1].astype(float)
     c, s, t = math.cos(math.radians(turn)), math.sin(math.radians(turn)), math.radians(tilt)
     truth = np.array([[40 * c, -40 * s, 300], [40 * s, 40 * c, 200], [math.sin(t) / 400, 0, 1]])
-    exact = _warp(coords, truth)
-    np.testing.assert_allclose(_exact_fit(coords, exact), truth, rtol=1e-6, atol=1e-9)
+    exact = warp_points(coords, truth)
+    np.testing.assert_allclose(exact_fit(coords, exact), truth, rtol=1e-6, atol=1e-9)
     points = exact + rng.normal(0.0, noise, exact.shape)
 
     def error(homography: np.ndarray) -> float:
-        return float(((_warp(coords, homography) - points) ** 2).sum())
+        return float(((warp_points(coords, homography) - points) ** 2).sum())
 
     opencv = cv2.findHomography(coords, points)[0]
-    assert error(_exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9
+    assert error(exact_fit(coords, points)) <= error(opencv) * (1 + 1e-6) + 1e-9

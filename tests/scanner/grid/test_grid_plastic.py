@@ -9,8 +9,8 @@ import pytest
 from grid_scenes import drawn_face, sticker_on_plastic
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.cells import _cell_statistics, _CellStatistics, _three_of_four_hold
-from cubescan.scanner.grid.plastic import _on_the_plastic, _shows_plastic
+from cubescan.scanner.grid.cells import CellStatistics, cell_statistics, three_of_four_hold
+from cubescan.scanner.grid.plastic import on_the_plastic, shows_plastic
 
 
 def test_dark_stickers_in_dim_light_are_not_plastic() -> None:
@@ -68,11 +68,11 @@ def test_a_window_on_the_plastic_between_grey_stickers_still_shows_plastic() -> 
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     on_face = np.array([[60.0, 0, 80], [0, 60, 80], [0, 0, 1]])
     seen = np.ones((3, 3), bool)
-    assert not _on_the_plastic(on_face, 3, lab, _cell_statistics(on_face, 3, lab), seen)
+    assert not on_the_plastic(on_face, 3, lab, cell_statistics(on_face, 3, lab), seen)
     off_face = on_face @ np.array([[1.0, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
     unseen = np.zeros((3, 3), bool)
     unseen[0, 0] = True
-    assert _on_the_plastic(off_face, 3, lab, _cell_statistics(off_face, 3, lab), unseen)
+    assert on_the_plastic(off_face, 3, lab, cell_statistics(off_face, 3, lab), unseen)
 
 
 _DARK_BLUE_AND_GREEN = [(45, 12, 2), (12, 34, 6), (45, 12, 2)]
@@ -106,15 +106,15 @@ def test_in_dim_light_the_grey_plastic_tells_dark_stickers_apart(stickers, plast
     face_h = np.array([[40.0, 0, 120], [0, 40, 80], [0, 0, 1]])
     support = np.array([[True, True], [True, False]])
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    assert _three_of_four_hold(face_h, support, lab) == hold
+    assert three_of_four_hold(face_h, support, lab) == hold
 
 
-def _cells(lightness, chroma, spread) -> _CellStatistics:
+def _cells(lightness, chroma, spread) -> CellStatistics:
     """Cell statistics of a 3x3 window from its cells' lightness, chroma and spread."""
     lightness, chroma, spread = (
         np.array(v, float).reshape(3, 3) for v in (lightness, chroma, spread)
     )
-    return _CellStatistics(lightness, chroma, spread, np.zeros((3, 3), bool), np.zeros((3, 3, 3)))
+    return CellStatistics(lightness, chroma, spread, np.zeros((3, 3), bool), np.zeros((3, 3, 3)))
 
 
 def test_plastic_is_dark_against_the_lightest_sticker_not_a_glare_spot() -> None:
@@ -125,12 +125,12 @@ def test_plastic_is_dark_against_the_lightest_sticker_not_a_glare_spot() -> None
     lightness = [63, 64, 70, 19, 135, 71, 38, 71, 43]
     chroma = [33, 33, 2, 24, 4, 2, 23, 2, 29]
     spread = [5, 5, 5, 5, 40, 5, 5, 5, 5]
-    assert not _shows_plastic(_cells(lightness, chroma, spread))
+    assert not shows_plastic(_cells(lightness, chroma, spread))
     # The same window where two cells are black plastic (L 20, grey) is on the plastic.
     lightness[2], lightness[5] = 20, 20
-    assert _shows_plastic(_cells(lightness, chroma, spread))
+    assert shows_plastic(_cells(lightness, chroma, spread))
     # ... and so is a window whose lightest cell is one flat white sticker.
-    assert _shows_plastic(
+    assert shows_plastic(
         _cells([130, 20, 20, 60, 60, 60, 60, 60, 60], [2, 2, 2] + [30] * 6, [5] * 9)
     )
 
@@ -142,20 +142,20 @@ def test_a_glare_spot_flat_over_a_whole_sticker_is_not_the_lightest_sticker() ->
     chroma = [31, 21, 32, 3, 31, 29, 29, 32, 3]
     spread = [1, 2, 2, 2, 16, 7, 1, 2, 1]
     cells = _cells(lightness, chroma, spread)
-    assert _shows_plastic(cells)  # the spot taken for a sticker: the whites look dark
+    assert shows_plastic(cells)  # the spot taken for a sticker: the whites look dark
     glared = np.zeros((3, 3), bool)
     glared[1, 1] = True
-    assert not _shows_plastic(cells._replace(glared=glared))
+    assert not shows_plastic(cells._replace(glared=glared))
     # A checkerboard of black and grey squares (no-cube scene 480 of seed 17): grey cells,
     # with no colour to wash out, all count as glared. Passing over one leaves another grey
     # to measure the black ones against: they are plastic.
     board = _cells([5, 49, 3, 49, 5, 49, 3, 49, 5], [6, 14] * 4 + [6], [2] * 9)
-    assert _shows_plastic(board._replace(glared=board.lightness > 20))
+    assert shows_plastic(board._replace(glared=board.lightness > 20))
     # Scene 338 of seed 11: a glare spot clips a yellow sticker to L 251 over all of it, so
     # no darker half flags it; it keeps a yellow tint (chroma 41). Three grey whites at
     # L 137 are stickers. A white sticker clipped grey is the lightest sticker itself.
     clipped = [137, 82, 127, 50, 251, 41, 82, 82, 137]
     tint = [1, 51, 54, 42, 41, 36, 51, 51, 1]
-    assert not _shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))
+    assert not shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))
     tint[4] = 1
-    assert _shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))
+    assert shows_plastic(_cells(clipped, tint, [1, 0, 6, 1, 10, 9, 0, 0, 1]))

@@ -14,8 +14,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid._regions_kernels import _free_region_stats, _level_percentiles
-from cubescan.scanner.grid.regions import _shrunk, _sticker_sides, _whitening, _working_lab
+from cubescan.scanner.grid.regions import (
+    free_region_stats,
+    level_percentiles,
+    shrunk,
+    sticker_sides,
+    whitening,
+    working_lab,
+)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(5, 1977), (2024, 1745), (5, 1207), (5, 170)])
@@ -37,15 +43,15 @@ def test_level_percentiles_are_numpys(image: np.ndarray, step: int, percents: li
     # The lightness range the edges stretch: every step-th pixel's percentiles, read off
     # their histogram, exactly as NumPy interpolates them.
     expected = np.percentile(image[::step, ::step].ravel(), percents)
-    np.testing.assert_array_equal(_level_percentiles(image, step, np.array(percents)), expected)
+    np.testing.assert_array_equal(level_percentiles(image, step, np.array(percents)), expected)
 
 
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.6, 0.75, 1.0]))
 def test_the_working_image_blurs_only_its_chroma(seed, scale) -> None:
     # Above half scale the chroma is blurred further and the lightness left as it was.
     frame = np.random.default_rng(seed).integers(0, 256, (40, 60, 3), np.uint8)
-    sharp = _working_lab(frame, scale, sharp_chroma=True)
-    blurred = _working_lab(frame, scale)
+    sharp = working_lab(frame, scale, sharp_chroma=True)
+    blurred = working_lab(frame, scale)
     np.testing.assert_array_equal(blurred[..., 0], sharp[..., 0])
     for channel in (1, 2):
         np.testing.assert_array_equal(
@@ -64,8 +70,8 @@ def test_whitening_maps_a_region_to_a_square_of_its_sticker_side(var_x, var_y, c
     # region as a share of its sticker), and W symmetric: no turn of the region's frame.
     covariance = math.sqrt(var_x * var_y) * corr
     cov = np.array([[[var_x, covariance], [covariance, var_y]]])
-    whiten = _whitening(cov, np.array([area]))[0]
-    side = math.sqrt(area) / _sticker_sides(np.array([area]))[0]
+    whiten = whitening(cov, np.array([area]))[0]
+    side = math.sqrt(area) / sticker_sides(np.array([area]))[0]
     np.testing.assert_allclose(
         whiten @ cov[0] @ whiten.T, np.eye(2) * side**2 / 12, rtol=1e-9, atol=1e-12
     )
@@ -84,7 +90,7 @@ def test_whitening_maps_a_region_to_a_square_of_its_sticker_side(var_x, var_y, c
 def test_free_regions_are_opencvs_components_with_exact_second_moments(edges) -> None:
     # The regions OpenCV would find between the edges grown by a 2 x 2 dilation, numbered
     # alike (so the detector's results do not change), with exact moments.
-    stats, centroids, moments = _free_region_stats(edges)
+    stats, centroids, moments = free_region_stats(edges)
     free = (cv2.dilate(edges, np.ones((2, 2), np.uint8)) == 0).view(np.uint8)
     count, labels, cv_stats, cv_centroids = cv2.connectedComponentsWithStats(free, connectivity=4)
     assert len(stats) == count
@@ -119,7 +125,7 @@ def test_shrinking_by_a_whole_factor_is_opencvs_area_averaging(
     frame = rng.integers(0, 256, shape, np.uint8) if frame is None else frame
     expected = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
     np.testing.assert_array_equal(
-        _shrunk(frame, (width, height)), expected.reshape(height, width, 3)
+        shrunk(frame, (width, height)), expected.reshape(height, width, 3)
     )
 
 
@@ -134,4 +140,4 @@ def test_every_block_sum_is_rounded_as_opencv_rounds_it(factor) -> None:
     frame = np.repeat(frame.astype(np.uint8)[:, :, None], 3, axis=2)
     width = frame.shape[1] // factor
     expected = cv2.resize(frame, (width, 1), interpolation=cv2.INTER_AREA)
-    np.testing.assert_array_equal(_shrunk(frame, (width, 1)), expected.reshape(1, width, 3))
+    np.testing.assert_array_equal(shrunk(frame, (width, 1)), expected.reshape(1, width, 3))

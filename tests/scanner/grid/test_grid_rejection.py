@@ -9,12 +9,12 @@ import pytest
 from grid_scenes import drawn_face, eval_detect_scene, matches
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.face import _make_detection
+from cubescan.scanner.grid.face import make_detection
 from cubescan.scanner.grid.rejection import (
-    _is_board,
-    _plastic_at_crossings,
-    _ringed_lab,
-    _two_alternating_colors,
+    is_board,
+    plastic_at_crossings,
+    ringed_lab,
+    two_alternating_colors,
 )
 
 
@@ -60,9 +60,9 @@ def test_blurred_stickers_in_a_checkerboard_pattern_are_no_board_by_their_corner
     red, orange = (40, 40, 200), (40, 140, 240)
     pattern = [[red if (r + c) % 2 == 0 else orange for c in range(3)] for r in range(3)]
     image = _touching_stickers(pattern, cell=60, radius=radius, margin=60)
-    grid = _make_detection(np.array([[60.0, 0, 60], [0, 60, 60], [0, 0, 1]]), 3, np.ones((3, 3)))
-    assert _is_board(image, grid, _ringed_lab(image, grid)) == (radius == 0)
-    assert _plastic_at_crossings(image, grid, _ringed_lab(image, grid)) == (radius > 0)
+    grid = make_detection(np.array([[60.0, 0, 60], [0, 60, 60], [0, 0, 1]]), 3, np.ones((3, 3)))
+    assert is_board(image, grid, ringed_lab(image, grid)) == (radius == 0)
+    assert plastic_at_crossings(image, grid, ringed_lab(image, grid)) == (radius > 0)
     if radius:
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
@@ -77,12 +77,12 @@ def test_a_checkerboard_half_hidden_under_objects_still_shows_two_alternating_co
     hidden = np.zeros(n * n, bool)
     hidden[[8, 10, 11, 12, 13, 16, 17, 18, 19, 20, 22, 23, 24, 29, 30, 31, 32, 36]] = True
     cells[hidden] = [137.0, 120, 160]
-    assert _two_alternating_colors(cells, parity)
+    assert two_alternating_colors(cells, parity)
     # Two colours in two halves are no board, nor is a board of which most is hidden.
     halves = np.where((np.arange(n * n) < 25)[:, None], [37.0, 109, 145], [214.0, 130, 150])
-    assert not _two_alternating_colors(halves, parity)
+    assert not two_alternating_colors(halves, parity)
     cells[: n * n * 2 // 3] = [137.0, 120, 160]
-    assert not _two_alternating_colors(cells, parity)
+    assert not two_alternating_colors(cells, parity)
 
 
 @pytest.mark.parametrize(("seed", "index"), [(11, 56), (7, 317), (11, 157)])

@@ -20,9 +20,9 @@ from grid_scenes import (
 )
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.face import _seen_cells
+from cubescan.scanner.grid.face import seen_cells
 from cubescan.scanner.grid.params import EDGE_THRESHOLDS, REGION_COARSE_SIDE
-from cubescan.scanner.grid.search import _detect_scaled, _region_scales
+from cubescan.scanner.grid.search import detect_scaled, region_scales
 from cubescan.synth.scenes import render_scene, seeded_clutter
 from cubescan.synth.specs import random_scene_spec
 
@@ -35,7 +35,7 @@ def test_part_of_a_face_of_small_stickers_waits_for_the_finer_pass() -> None:
         np.random.default_rng(171), 5, resolution=(800, 600), scale_range=(0.15, 0.25)
     )
     image, truth = render_scene(spec)
-    first = _detect_scaled(image, _region_scales(800)[0], None, (0.0, 0.0), 1)
+    first = detect_scaled(image, region_scales(800)[0], None, (0.0, 0.0), 1)
     assert [face.size for face in first] == [4]
     assert matches(detect_grid(image), truth)
 
@@ -114,7 +114,7 @@ def test_faces_in_dim_frames_are_found_once_their_noise_is_blurred(seed, index, 
 WHOLE_RING_CELLS = ("MIN_SHOWN_SHARE", 1.0)
 
 
-ANY_EDGE_TURN = ("MAX_EDGE_TURN", 90.0)  # keys in staggered rows: see _edges_off_the_lines
+ANY_EDGE_TURN = ("MAX_EDGE_TURN", 90.0)  # keys in staggered rows: see edges_off_the_lines
 
 
 @pytest.mark.parametrize(
@@ -123,7 +123,7 @@ ANY_EDGE_TURN = ("MAX_EDGE_TURN", 90.0)  # keys in staggered rows: see _edges_of
         # A striped floor whose grout is lighter than its tiles: faint edges line up a 2x2
         # of it, but no line between its cells is darker than they are, as a cube's plastic
         # or seams are.
-        pytest.param(7285, [WHOLE_RING_CELLS], ("_seam_share", lambda *_: 1.0), id="grout-lighter"),
+        pytest.param(7285, [WHOLE_RING_CELLS], ("seam_share", lambda *_: 1.0), id="grout-lighter"),
         # A keyboard with keys missing, under a line of text: faint edges line up a 5x5 of
         # it with no key seen in eight cells; a face must show a sticker in all but two.
         pytest.param(7038, [ANY_EDGE_TURN], ("COARSE_MAX_UNSEEN", 25), id="keyboard-keys-missing"),
@@ -134,13 +134,13 @@ ANY_EDGE_TURN = ("MAX_EDGE_TURN", 90.0)  # keys in staggered rows: see _edges_of
         pytest.param(
             11057,
             [WHOLE_RING_CELLS],
-            ("_cells_with_a_region", lambda *_: 0),
+            ("cells_with_a_region", lambda *_: 0),
             id="usual-edges-saw-the-window-whole",
         ),
         pytest.param(
             12187,
             [WHOLE_RING_CELLS, ANY_EDGE_TURN],
-            ("_cells_with_a_region", lambda *_: 0),
+            ("cells_with_a_region", lambda *_: 0),
             id="usual-edges-saw-the-window-whole-2",
         ),
         # A keyboard of light keys on a dark body with keys missing: blurred, faint edges
@@ -185,8 +185,8 @@ def test_the_coarse_pass_lets_a_2x2_keep_one_cell_unseen() -> None:
     # black plastic close only at the coarse pass, and there one of them stays unseen; the
     # three seen hold as a face.
     image, truth = eval_detect_scene(1684)
-    coarse = _detect_scaled(image, REGION_COARSE_SIDE / 640, None, (0.0, 0.0), 1)
-    assert [(face.size, _seen_cells(face)) for face in coarse] == [(2, 3)]
+    coarse = detect_scaled(image, REGION_COARSE_SIDE / 640, None, (0.0, 0.0), 1)
+    assert [(face.size, seen_cells(face)) for face in coarse] == [(2, 3)]
     assert matches(detect_grid(image), truth)
 
 
@@ -196,8 +196,8 @@ def test_the_coarse_pass_lets_a_3x3_keep_two_cells_unseen(index: int) -> None:
     # edges at the first two passes; the coarse pass sees seven of nine, the other two
     # under a glare spot (1701) or a finger and a glare spot (1861).
     image, truth = eval_detect_scene(index)
-    coarse = _detect_scaled(image, REGION_COARSE_SIDE / 320, None, (0.0, 0.0), 1)
-    assert [_seen_cells(face) for face in coarse] == [7]
+    coarse = detect_scaled(image, REGION_COARSE_SIDE / 320, None, (0.0, 0.0), 1)
+    assert [seen_cells(face) for face in coarse] == [7]
     assert matches(detect_grid(image), truth)
 
 

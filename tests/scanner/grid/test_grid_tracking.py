@@ -9,9 +9,9 @@ import pytest
 from grid_scenes import matches, patch_grid
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.face import _cell_width
+from cubescan.scanner.grid.face import cell_width
 from cubescan.scanner.grid.params import INFERRED_CONFIDENCE
-from cubescan.scanner.grid.tracking import _track
+from cubescan.scanner.grid.tracking import track
 from cubescan.synth.scenes import render_clutter, render_scene
 from cubescan.synth.specs import random_scene_spec
 
@@ -28,13 +28,13 @@ def test_tracking_path_follows_a_moving_face() -> None:
 @pytest.mark.parametrize(("seed", "size"), [(31, 3), (32, 2), (33, 4), (34, 5)])
 def test_tracking_follows_a_face_that_moved_in_a_full_hd_frame(seed, size) -> None:
     # Large stickers in a 1920x1080 frame: the tracking crop is shrunk by a whole factor
-    # (the mean of each block: see _shrunk), from the last frame's face moved by 20 px.
+    # (the mean of each block: see shrunk), from the last frame's face moved by 20 px.
     spec = random_scene_spec(np.random.default_rng(seed), size, resolution=(1920, 1080))
     image, truth = render_scene(spec)
     first = detect_grid(image)
     assert matches(first, truth)
     moved = _moved(first, np.array([20.0, -12.0]))
-    assert matches(_track(image, size, moved), truth)  # found by tracking, not cold
+    assert matches(track(image, size, moved), truth)  # found by tracking, not cold
 
 
 def _moved(detection, shift: np.ndarray):
@@ -58,9 +58,9 @@ def test_a_face_that_moved_a_little_is_followed_without_a_search(seed, size, mon
     image, truth = render_scene(spec)
     first = detect_grid(image)
     assert matches(first, truth)
-    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
-    pitch = _cell_width(first.centers)
-    followed = _track(image, size, _moved(first, np.array([0.2, -0.1]) * pitch))
+    patch_grid(monkeypatch, "detect_scaled", lambda *args, **kwargs: [])
+    pitch = cell_width(first.centers)
+    followed = track(image, size, _moved(first, np.array([0.2, -0.1]) * pitch))
     assert matches(followed, truth)
     np.testing.assert_allclose(followed.centers, first.centers, atol=0.1 * pitch)
 
@@ -74,8 +74,8 @@ def test_a_2x2_with_a_sticker_unseen_is_followed_on_its_other_three(seed, monkey
     image, truth = render_scene(spec)
     first = detect_grid(image)
     assert matches(first, truth)
-    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
-    followed = _track(image, 2, first)
+    patch_grid(monkeypatch, "detect_scaled", lambda *args, **kwargs: [])
+    followed = track(image, 2, first)
     assert matches(followed, truth)
     assert np.isclose(followed.confidence, INFERRED_CONFIDENCE).sum() == 1
 
@@ -91,9 +91,9 @@ def test_a_face_that_moved_a_whole_pitch_is_not_followed_one_row_off(monkeypatch
     first = detect_grid(image)
     assert matches(first, truth)
     moved = _moved(first, first.centers[0, 0] - first.centers[1, 0])
-    assert matches(_track(image, 3, moved), truth)
-    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
-    assert _track(image, 3, moved) is None
+    assert matches(track(image, 3, moved), truth)
+    patch_grid(monkeypatch, "detect_scaled", lambda *args, **kwargs: [])
+    assert track(image, 3, moved) is None
 
 
 def test_a_grid_found_where_the_face_was_is_judged_as_a_cold_one(monkeypatch) -> None:
@@ -104,15 +104,15 @@ def test_a_grid_found_where_the_face_was_is_judged_as_a_cold_one(monkeypatch) ->
     assert previous is not None and previous.size == 4
     image = render_clutter(np.random.default_rng(21), (640, 480))
     assert detect_grid(image, previous=previous) is None
-    patch_grid(monkeypatch, "_not_a_face", lambda *args: False)
-    assert _track(image, 4, previous) is not None
+    patch_grid(monkeypatch, "not_a_face", lambda *args: False)
+    assert track(image, 4, previous) is not None
 
 
 def test_a_face_taken_away_is_not_followed(monkeypatch) -> None:
     spec = random_scene_spec(np.random.default_rng(45), 3, resolution=(640, 480), hard=False)
     first = detect_grid(render_scene(spec)[0])
     assert first is not None
-    patch_grid(monkeypatch, "_detect_scaled", lambda *args, **kwargs: [])
+    patch_grid(monkeypatch, "detect_scaled", lambda *args, **kwargs: [])
     rng = np.random.default_rng(46)
     for _ in range(10):
-        assert _track(render_clutter(rng, (640, 480)), 3, first) is None
+        assert track(render_clutter(rng, (640, 480)), 3, first) is None

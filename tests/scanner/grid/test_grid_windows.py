@@ -18,7 +18,7 @@ from grid_scenes import (
 )
 
 from cubescan.scanner.grid import detect_grid
-from cubescan.scanner.grid.windows import _leaves_out_its_own, _unseen_cells_are_surround
+from cubescan.scanner.grid.windows import leaves_out_its_own, unseen_cells_are_surround
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import face_pose, random_scene_spec
 
@@ -169,7 +169,7 @@ def test_a_window_whose_unseen_cells_are_the_table_hangs_past_the_face(
     # dark stickers that did not close into regions, the table past them is not them.
     lab, face_h = _window_over_a_2x2_and_two_strays(unseen_color)
     support = np.array([[True, False, False], [True, True, False], [True, True, True]])
-    assert _unseen_cells_are_surround(face_h, 3, support, lab) == surround
+    assert unseen_cells_are_surround(face_h, 3, support, lab) == surround
 
 
 @pytest.mark.parametrize("index", [252, 1980])
@@ -214,7 +214,7 @@ def test_a_window_of_one_or_two_colors_leaves_no_tile_of_its_own_out() -> None:
         regions = squares_on_cells(cells)
         coords = np.array(cells, float)
         to_image = np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]])
-        return _leaves_out_its_own(coords, to_image, regions, lab)
+        return leaves_out_its_own(coords, to_image, regions, lab)
 
     red, green, white, blue = (60, 170, 150), (90, 80, 160), (220, 128, 128), (50, 140, 90)
     assert left_out([red] * 4, red)  # a one-colour floor
@@ -239,7 +239,7 @@ def test_a_2x2_leaves_out_two_regions_only_when_neither_is_its_stickers_size(sid
     regions = squares_on_cells([(c, r + 1) for c, r in cells])
     regions.areas[4:] = float(side) ** 2
     to_image = np.array([[40.0, 0, 20], [0, 40, 60], [0, 0, 1]])
-    assert _leaves_out_its_own(np.array(cells, float), to_image, regions, lab) == refused
+    assert leaves_out_its_own(np.array(cells, float), to_image, regions, lab) == refused
 
 
 def test_a_2x2_with_an_object_a_pitch_past_each_of_two_sides_is_found() -> None:
