@@ -100,9 +100,9 @@ def shrunk(bgr: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
     Shrunk by a whole factor of three or more (1920x1080 and 1280x720 to the first pass's
     320x180), each pixel is its block's mean, which OpenCV sums in a plain loop of lookups;
-    :func:`_block_means` sums whole rows first and takes about half the time (1.4-1.5
-    against 2.5-2.7 ms at 1920x1080). By a factor of two OpenCV's own vectorised path is
-    faster; past ``MAX_BLOCK_FACTOR`` its rounding table would outgrow the caches.
+    :func:`_block_means` sums whole rows first and takes about half the time. By a factor
+    of two OpenCV's own vectorised path is faster; past ``MAX_BLOCK_FACTOR`` its rounding
+    table would outgrow the caches.
 
     Parameters
     ----------
