@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 from record import add_record_argument, start_recording
 
-import cubescan.scanner.grid
+import cubescan.scanner.grid.detection
 import cubescan.scanner.pipeline.observe
 from cubescan.scanner.pipeline.observe import LiveObserver
 from cubescan.scanner.pipeline.session import ScanSession
@@ -77,8 +77,8 @@ class Clocks:
             "detect": cubescan.scanner.pipeline.observe.detect_grid,
             "sample": cubescan.scanner.pipeline.observe.sample_colors,
             "name": cubescan.scanner.pipeline.observe.name_face_colors,
-            # The tracking path inside detect_grid (None if grid.py no longer has it).
-            "track": getattr(cubescan.scanner.grid, "_track", None),
+            # The tracking path inside detect_grid (None if detection.py no longer has it).
+            "track": getattr(cubescan.scanner.grid.detection, "track", None),
         }
 
     def install(self) -> None:
@@ -90,7 +90,7 @@ class Clocks:
             "naming", self.originals["name"]
         )
         if self.originals["track"] is not None:
-            cubescan.scanner.grid._track = self._track
+            cubescan.scanner.grid.detection.track = self._track
 
     def reset(self) -> None:
         self.seconds.clear()

@@ -6,21 +6,23 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from grid_scenes import patch_grid
 
-from cubescan.scanner import grid
-from cubescan.scanner.grid import (
-    _candidates,
-    _cell_statistics,
-    _color_continues,
-    _edges_off_the_lines,
-    _few_stickers,
-    _is_board,
-    _keys_with_gaps,
-    _lattices,
-    _make_detection,
-    _ringed_lab,
-    _turned_in_cells,
-    detect_grid,
+from cubescan.scanner.grid import FaceDetection, detect_grid
+from cubescan.scanner.grid.cells import cell_statistics
+from cubescan.scanner.grid.continuation import color_continues
+from cubescan.scanner.grid.face import make_detection
+from cubescan.scanner.grid.params import MIN_STICKER_SHARE
+from cubescan.scanner.grid.plastic import keys_with_gaps
+from cubescan.scanner.grid.quads import candidate_lattices, sticker_candidates
+from cubescan.scanner.grid.rejection import (
+    block_in_frame,
+    edge_turns,
+    edges_off_the_lines,
+    few_stickers,
+    is_board,
+    ringed_lab,
+    turned_in_cells,
 )
 from cubescan.synth.scenes import render_scene, seeded_clutter
 from cubescan.synth.specs import random_scene_spec
@@ -135,7 +137,7 @@ def test_a_solved_face_does_not_continue_in_color(style):
         image = render_scene(replace(spec, colors=SOLVED, style=style))[0]
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
-        assert not _color_continues(image, detection, _ringed_lab(image, detection))
+        assert not color_continues(image, detection, ringed_lab(image, detection))
 
 
 def test_tiles_in_a_corner_of_the_frame_continue_in_color_on_both_sides_left():
@@ -148,9 +150,9 @@ def test_tiles_in_a_corner_of_the_frame_continue_in_color_on_both_sides_left():
     face = tiles.copy()
     face[120:, :] = (200, 160, 120)
     face[:, 120:] = (200, 160, 120)
-    corner = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
-    assert _color_continues(tiles, corner, _ringed_lab(tiles, corner))
-    assert not _color_continues(face, corner, _ringed_lab(face, corner))
+    corner = make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))  # cells 0..2, 0..2
+    assert color_continues(tiles, corner, ringed_lab(tiles, corner))
+    assert not color_continues(face, corner, ringed_lab(face, corner))
 
 
 def test_tiles_the_frame_cuts_past_a_window_continue_in_color(monkeypatch):
@@ -163,10 +165,10 @@ def test_tiles_the_frame_cuts_past_a_window_continue_in_color(monkeypatch):
             top, left = row * 40 - 20, col * 40 - 20
             tiles[max(0, top + 3) : top + 37, max(0, left + 3) : left + 37] = (40, 40, 200)
     tiles[:, 140:] = (200, 160, 120)
-    window = _make_detection(np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]]), 3, np.ones((3, 3)))
-    assert _color_continues(tiles, window, _ringed_lab(tiles, window))
-    monkeypatch.setattr(grid, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
-    assert not _color_continues(tiles, window, _ringed_lab(tiles, window))
+    window = make_detection(np.array([[40.0, 0, 20], [0, 40, 20], [0, 0, 1]]), 3, np.ones((3, 3)))
+    assert color_continues(tiles, window, ringed_lab(tiles, window))
+    patch_grid(monkeypatch, "MIN_SHOWN_SHARE", 1.0)  # only whole ring cells judged
+    assert not color_continues(tiles, window, ringed_lab(tiles, window))
 
 
 def test_stripes_running_past_one_side_continue_in_color():
@@ -177,25 +179,25 @@ def test_stripes_running_past_one_side_continue_in_color():
     for row in range(6):
         for col in range(8):
             stripes[row * 40 + 3 : row * 40 + 37, col * 40 + 3 : col * 40 + 37] = colors[col % 3]
-    window = _make_detection(  # cells 2..4 across and down: pixels 80..200
+    window = make_detection(  # cells 2..4 across and down: pixels 80..200
         np.array([[40.0, 0, 80], [0, 40, 80], [0, 0, 1]]), 3, np.ones((3, 3))
     )
-    assert _color_continues(stripes, window, _ringed_lab(stripes, window))
+    assert color_continues(stripes, window, ringed_lab(stripes, window))
     # The same face on a grey table; and with its top row all blue, on a blue table.
     face = np.full_like(stripes, 120)
     face[80:200, 80:200] = stripes[80:200, 80:200]
-    assert not _color_continues(face, window, _ringed_lab(face, window))
+    assert not color_continues(face, window, ringed_lab(face, window))
     blue_row = np.full_like(stripes, colors[0])
     blue_row[80:200, 80:200] = stripes[80:200, 80:200]
     for col in range(2, 5):
         blue_row[83:117, col * 40 + 3 : col * 40 + 37] = colors[0]
-    assert not _color_continues(blue_row, window, _ringed_lab(blue_row, window))
+    assert not color_continues(blue_row, window, ringed_lab(blue_row, window))
     # Stripes past the bottom side only, with text over one of those cells: it counts neither
     # way, and the two cells left still repeat the border.
     texted = face.copy()
     texted[200:240, 80:200] = stripes[200:240, 80:200]
     texted[200:240, 120:160] = np.random.default_rng(0).integers(0, 256, (40, 40, 3))
-    assert _color_continues(texted, window, _ringed_lab(texted, window))
+    assert color_continues(texted, window, ringed_lab(texted, window))
 
 
 def _keys(offset_per_row: int) -> np.ndarray:
@@ -215,11 +217,11 @@ def test_the_quad_cue_links_square_keys_only_in_a_lattice_of_squares():
     # skewed: no lattice may link two rows (within one row, the keys lie on a line).
     for offset, linked in ((0, 24), (12, 0)):
         image = _keys(offset)
-        candidates = _candidates(image)
+        candidates = sticker_candidates(image)
         assert len(candidates) == 24
         row_of = [int(c.center[1] - 30) // 40 for c in candidates]
         most = 0
-        for lattice in _lattices(candidates):
+        for lattice in candidate_lattices(candidates):
             if len({row_of[i] for i in lattice.inliers}) > 1:
                 most = max(most, len(lattice.inliers))
         assert most == linked
@@ -234,12 +236,12 @@ def test_stickers_fill_the_corners_of_their_cells(style):
         image = render_scene(replace(spec, style=style))[0]
         detection = detect_grid(image)
         assert detection is not None and detection.size == 3
-        assert not _turned_in_cells(image, detection, _ringed_lab(image, detection))
+        assert not turned_in_cells(image, detection, ringed_lab(image, detection))
     diamonds = np.full((240, 240, 3), (230, 230, 230), np.uint8)
     y, x = np.mgrid[0:240, 0:240]
     diamonds[(np.abs((x % 40) - 19.5) + np.abs((y % 40) - 19.5)) < 20] = (30, 30, 30)
-    grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
-    assert _turned_in_cells(diamonds, grid, _ringed_lab(diamonds, grid))
+    grid = make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3)))
+    assert turned_in_cells(diamonds, grid, ringed_lab(diamonds, grid))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -250,7 +252,7 @@ def test_the_edges_in_a_face_run_along_its_grid_lines(n):
             image = render_scene(replace(spec, style=style))[0]
             detection = detect_grid(image)
             assert detection is not None and detection.size == n
-            assert not _edges_off_the_lines(image, detection)
+            assert not edges_off_the_lines(image, detection)
 
 
 @pytest.mark.parametrize(("margin", "in_frame"), [(30.0, True), (21.0, True), (20.0, False)])
@@ -261,10 +263,10 @@ def test_edge_directions_are_judged_in_the_frame_only(monkeypatch, margin, in_fr
     image = render_scene(random_scene_spec(np.random.default_rng(2), 3, hard=False))[0]
     image = cv2.resize(image, (200, 200))
     detection = _lattice(3, 0.0, 200 - 120 - margin, 40.0)
-    assert grid._block_in_frame(detection.homography, 3, image.shape) == in_frame
-    turns = grid._edge_turns(image, detection)
-    monkeypatch.setattr(grid, "_block_in_frame", lambda *args: False)
-    assert grid._edge_turns(image, detection) == pytest.approx(turns, abs=1e-9)
+    assert block_in_frame(detection.homography, 3, image.shape) == in_frame
+    turns = edge_turns(image, detection)
+    patch_grid(monkeypatch, "block_in_frame", lambda *args: False)
+    assert edge_turns(image, detection) == pytest.approx(turns, abs=1e-9)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -275,27 +277,27 @@ def test_a_face_shows_flat_stickers_on_a_quarter_of_its_cells_or_more(n):
     image = render_scene(spec)[0]
     detection = detect_grid(image)
     assert detection is not None and detection.size == n
-    assert not _few_stickers(detection)
-    flat = int(np.ceil(n * n * grid.MIN_STICKER_SHARE))  # one of a 2x2's four, three of nine
+    assert not few_stickers(detection)
+    flat = int(np.ceil(n * n * MIN_STICKER_SHARE))  # one of a 2x2's four, three of nine
     spoiled = detection.confidence.copy()
     spoiled[flat:] = 0.0
-    assert not _few_stickers(replace(detection, confidence=spoiled))
+    assert not few_stickers(replace(detection, confidence=spoiled))
     spoiled[flat - 1] = 0.0
-    assert _few_stickers(replace(detection, confidence=spoiled))
+    assert few_stickers(replace(detection, confidence=spoiled))
 
 
-def _lattice(n: int, shear: float, left: float, top: float) -> grid.FaceDetection:
+def _lattice(n: int, shear: float, left: float, top: float) -> FaceDetection:
     """An n x n grid of 40 px cells from (left, top), each row ``shear`` px right of the last."""
     homography = np.array([[40.0, shear, left], [0, 40, top], [0, 0, 1]])
-    return _make_detection(homography, n, np.ones((n, n)))
+    return make_detection(homography, n, np.ones((n, n)))
 
 
 def test_keys_in_staggered_rows_have_edges_off_the_lines_of_the_lattice_through_them():
     # Keys in straight rows, and a 3x3 grid over them: their edges run along its lines.
-    assert not _edges_off_the_lines(_keys(0), _lattice(3, 0, 16.5, 26.5))
+    assert not edges_off_the_lines(_keys(0), _lattice(3, 0, 16.5, 26.5))
     # Rows shifted 0.3 of the pitch each: the lattice through the keys' middles is sheared,
     # and their upright sides cross its columns' lines at 17 degrees.
-    assert _edges_off_the_lines(_keys(12), _lattice(3, 12, 10.5, 26.5))
+    assert edges_off_the_lines(_keys(12), _lattice(3, 12, 10.5, 26.5))
 
 
 @pytest.mark.parametrize(
@@ -311,7 +313,7 @@ def test_squares_turned_on_a_lattice_have_edges_off_its_lines(turn, off_the_line
         middle = (60.0 + 40 * (cell % 2), 60.0 + 40 * (cell // 2))
         corners = cv2.boxPoints((middle, (26.0, 26.0), turn))
         cv2.fillPoly(image, [np.round(corners).astype(np.int32)], color, cv2.LINE_AA)
-    assert _edges_off_the_lines(image, _lattice(2, 0, 40, 40)) == off_the_lines
+    assert edges_off_the_lines(image, _lattice(2, 0, 40, 40)) == off_the_lines
 
 
 def test_ringing_beside_a_black_square_is_no_seam_but_a_seam_is():
@@ -328,11 +330,11 @@ def test_ringing_beside_a_black_square_is_no_seam_but_a_seam_is():
         image[~light & edge] = 26 - depth
         return image
 
-    grid = _make_detection(np.diag([40.0, 40.0, 1.0]), 4, np.ones((4, 4)))
+    grid = make_detection(np.diag([40.0, 40.0, 1.0]), 4, np.ones((4, 4)))
     ringing = board(2, 7)
-    assert _is_board(ringing, grid, _ringed_lab(ringing, grid))
+    assert is_board(ringing, grid, ringed_lab(ringing, grid))
     seams = board(2, 18)
-    assert not _is_board(seams, grid, _ringed_lab(seams, grid))
+    assert not is_board(seams, grid, ringed_lab(seams, grid))
 
 
 def _one_color_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.ndarray:
@@ -349,11 +351,11 @@ def _one_color_grid(body: tuple[int, int, int], holes: int, hole=None) -> np.nda
 
 
 def _keys_rule(image: np.ndarray, seen: np.ndarray | None = None) -> bool:
-    """:func:`_keys_with_gaps` on a 5 x 5 window of 40 px cells from the image's corner."""
+    """:func:`keys_with_gaps` on a 5 x 5 window of 40 px cells from the image's corner."""
     grid = np.diag([40.0, 40.0, 1.0])
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     seen = np.ones((5, 5), bool) if seen is None else seen
-    return _keys_with_gaps(grid, 5, lab, _cell_statistics(grid, 5, lab), seen)
+    return keys_with_gaps(grid, 5, lab, cell_statistics(grid, 5, lab), seen)
 
 
 def _paint(image: np.ndarray, cells: list[tuple[int, int]], color) -> np.ndarray:
