@@ -81,9 +81,9 @@ class PuzzlePiece:
     stickers
         Its facelet indices, in the slot's reading order (see :attr:`cells`).
     cells
-        The face/cell letter of each of those stickers, same order. For tesseract corners
-        the order is positively oriented (the normals, in that order, have determinant
-        +1), so that a piece that is home reads the same letters.
+        The face/cell letter of each of those stickers, same order. Corners are read in
+        positive order (their normals, in that order, have determinant +1), so that one
+        orientation group describes every slot of the orbit.
     orbit
         Index into :attr:`Puzzle.orbits`.
     """
@@ -475,6 +475,34 @@ def _tesseract_moves(size: int, positions: np.ndarray, normals: np.ndarray) -> d
     return moves
 
 
+@cache
+def all_twists(name: str) -> MappingProxyType:
+    """Every clockwise quarter-twist of a tesseract's eight cells, by Hoey's name.
+
+    The 2x2x2x2's :attr:`Puzzle.moves` keep to the four cells away from its held
+    corner; a person may twist any cell, and these are those 24 twists.
+
+    Parameters
+    ----------
+    name
+        ``"2x2x2x2"`` or ``"3x3x3x3"``.
+
+    Returns
+    -------
+    types.MappingProxyType
+        Name (``"Of"``, ``"Iu"``, ...) -> sticker permutation.
+
+    Examples
+    --------
+    >>> len(all_twists("2x2x2x2")), len(puzzle("2x2x2x2").moves)
+    (24, 12)
+    """
+    p = puzzle(name)
+    if p.dimension != 4:
+        raise BadInputError("bad-puzzle", f"{name} is not a tesseract")
+    return MappingProxyType(_tesseract_moves(p.size, np.asarray(p.positions), p.normals))
+
+
 def _build_tesseract(size: int) -> Puzzle:
     positions, normals = _tesseract_stickers(size)
     pieces, orbits = _tesseract_pieces(size, positions, normals)
@@ -520,13 +548,23 @@ def _build_cube(size: int) -> Puzzle:
     geo = cube_geometry(size)
     pieces = []
     for piece in geo.pieces:
-        pieces.append(
-            PuzzlePiece(piece.kind, piece.position, piece.facelets, piece.faces, piece.orbit)
-        )
+        stickers, faces = piece.facelets, piece.faces
+        if piece.kind == "corner" and np.linalg.det(geo.normals[list(stickers)]) < 0:
+            # Every corner read in one handedness, so one orientation group fits all.
+            stickers, faces = (
+                (stickers[0], stickers[2], stickers[1]),
+                faces[0] + faces[2] + faces[1],
+            )
+        normals = geo.normals[list(stickers)]
+        if piece.kind == "wing" and np.cross(normals[0], normals[1]) @ piece.position < 0:
+            # A wing is read from the face that puts it on the positive side of its edge's
+            # midpoint (as in solver/slots.py), so no slot reads a wing flipped.
+            stickers, faces = stickers[::-1], faces[::-1]
+        pieces.append(PuzzlePiece(piece.kind, piece.position, stickers, faces, piece.orbit))
     orbits = []
     for orbit in geo.orbits:
-        first = geo.pieces[orbit.pieces[0]]
-        group = _orientations(3, np.array(first.position), [geo.normals[i] for i in first.facelets])
+        first = pieces[orbit.pieces[0]]
+        group = _orientations(3, np.array(first.position), [geo.normals[i] for i in first.stickers])
         orbits.append(
             PuzzleOrbit(orbit.name, orbit.kind, orbit.pieces, group, _group_name(list(group)))
         )
