@@ -253,6 +253,7 @@ def cell_of_normal(normal: np.ndarray) -> str:
     raise ValueError(f"{key} is not a cell normal")
 
 
+@lru_cache(maxsize=4096)
 def frame_sign(cells: str) -> int:
     """Orientation of four mutually adjacent cells: the determinant of their normals.
 

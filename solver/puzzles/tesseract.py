@@ -37,8 +37,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
+from operator import itemgetter
 
 from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.fixes import Fix, apply_fix
@@ -89,13 +90,22 @@ def corner_twist(orientation: tuple[int, int, int, int]) -> int:
     return _twist_table()[tuple(orientation)]
 
 
+def _sign(order: tuple[int, ...]) -> int:
+    return permutation_parity(order)
+
+
+@lru_cache(maxsize=16)
+def _getter(slots: tuple[tuple[int, ...], ...]) -> itemgetter:
+    return itemgetter(*(i for slot in slots for i in slot))
+
+
 @dataclass(frozen=True)
 class _OrbitTable:
     kind: str
     name: str
     slots: tuple[tuple[int, ...], ...]
     names: tuple[str, ...]
-    readings: dict  # reading -> (piece, orientation) for every real piece
+    readings: dict  # reading -> (piece, orientation, twist or sign) for every real piece
     mirrors: dict  # reading -> piece for mirror images (corners only)
 
 
@@ -114,7 +124,8 @@ def _tables(name: str) -> tuple[_OrbitTable, ...]:
                 if orbit.kind == "corner" and permutation_parity(order):
                     mirrors[reading] = index
                 else:
-                    readings[reading] = (index, order)
+                    law = corner_twist(order) if orbit.kind == "corner" else _sign(order)
+                    readings[reading] = (index, order, law)
         tables.append(
             _OrbitTable(
                 orbit.kind,
@@ -156,18 +167,26 @@ def _map_by_corner(p: Puzzle, text: str) -> dict[str, str] | None:
                 mapping[symbol], mapping[_OPPOSITE[symbol]] = cell, _OPPOSITE[cell]
             return mapping
         return {cell: cell for cell in CELLS}
-    together = Counter()
-    for piece in p.pieces:
-        colors = {text[i] for i in piece.stickers}
-        together.update((a, b) for a in colors for b in colors)
     others = sorted(set(text) - set(seen))
     if len(others) != 4:
         return None
+    corners = _tables(p.name)[0]
+    chars = "".join(_getter(corners.slots)(text))
+    windows = [chars[k : k + 4] for k in range(0, len(chars), 4)]
+    partners: dict[str, set[str]] = {}
+    for window in windows:
+        for a in window:
+            partners.setdefault(a, set()).update(window)
+    lonely = [[b for b in others if b not in partners.get(a, ())] for a in seen]
+    if all(len(c) == 1 for c in lonely) and len({c[0] for c in lonely}) == 4:
+        best: tuple[str, ...] = tuple(c[0] for c in lonely)
+    else:
+        # Broken pieces pair some colours up: take the pairing that shares fewest corners.
+        def shared(order: tuple[str, ...]) -> int:
+            pairs = zip(seen, order, strict=True)
+            return sum(sum(a in w and b in w for w in windows) for a, b in pairs)
 
-    def shared(order: tuple[str, ...]) -> int:
-        return sum(together[(a, b)] for a, b in zip(seen, order, strict=True))
-
-    best = min(permutations(others), key=shared)
+        best = min(permutations(others), key=shared)
     mapping = dict(zip(seen, corner.cells, strict=True))
     mapping.update({b: _OPPOSITE[cell] for b, cell in zip(best, corner.cells, strict=True)})
     return mapping
@@ -175,7 +194,8 @@ def _map_by_corner(p: Puzzle, text: str) -> dict[str, str] | None:
 
 def _mostly_mirrored(name: str, letters: str) -> bool:
     corners = _tables(name)[0]
-    mirrored = sum("".join(letters[i] for i in slot) in corners.mirrors for slot in corners.slots)
+    chars = "".join(_getter(corners.slots)(letters))
+    mirrored = sum(chars[k : k + 4] in corners.mirrors for k in range(0, len(chars), 4))
     return mirrored > len(corners.slots) // 2
 
 
@@ -212,7 +232,12 @@ def _read(name: str, state: str) -> tuple[str, str] | TesseractReport:
         mapping = dict(zip(shown, (p.pieces[k].cells for k in p.orbits[-1].pieces), strict=True))
     else:
         mapping = _map_by_corner(p, text)
-        if mapping is not None and _mostly_mirrored(name, text.translate(str.maketrans(mapping))):
+        by_colours = set(text) != set(CELLS)
+        if (
+            by_colours
+            and mapping
+            and _mostly_mirrored(name, text.translate(str.maketrans(mapping)))
+        ):
             # The LDBI corner itself is the mirror image: name the colours by its
             # reflection, so that it alone, not every other corner, reads as mirrored.
             corner = p.pieces[_reference_corner(p)].cells
@@ -237,7 +262,7 @@ def _read(name: str, state: str) -> tuple[str, str] | TesseractReport:
 class _Pieces:
     problems: tuple[Problem, ...]
     perm: tuple[int, ...] | None
-    ori: tuple[tuple[int, ...], ...] | None
+    law: tuple[int, ...]  # each slot's twist (corners) or sign (edges, ridges)
 
 
 def _why(table: _OrbitTable, slot: int, reading: str, symbols: str) -> str:
@@ -258,7 +283,9 @@ def _why(table: _OrbitTable, slot: int, reading: str, symbols: str) -> str:
 
 
 def _check_orbit(letters: str, table: _OrbitTable, symbols: str) -> _Pieces:
-    readings = ["".join(letters[i] for i in slot) for slot in table.slots]
+    chars = "".join(_getter(table.slots)(letters))
+    width = len(table.slots[0])
+    readings = [chars[k : k + width] for k in range(0, len(chars), width)]
     hits = [table.readings.get(r) for r in readings]
     problems = []
     invalid = [s for s, hit in enumerate(hits) if hit is None]
@@ -297,8 +324,12 @@ def _check_orbit(letters: str, table: _OrbitTable, symbols: str) -> _Pieces:
             )
         )
     if problems:
-        return _Pieces(tuple(problems), None, None)
-    return _Pieces((), tuple(h[0] for h in hits), tuple(h[1] for h in hits))  # type: ignore[index]
+        return _Pieces(tuple(problems), None, ())
+    return _Pieces(
+        (),
+        tuple(h[0] for h in hits),  # type: ignore[index]
+        tuple(h[2] for h in hits),  # type: ignore[index]
+    )
 
 
 def _color_count(letters: str, p: Puzzle, symbols: str) -> Problem | None:
@@ -315,10 +346,6 @@ def _color_count(letters: str, p: Puzzle, symbols: str) -> Problem | None:
         tuple(i for i, ch in enumerate(letters) if counts[ch] > target),
         (Fix("inspect", (), "a sticker has the wrong colour: " + _READ_AGAIN),),
     )
-
-
-def _sign(order: tuple[int, ...]) -> int:
-    return permutation_parity(order)
 
 
 def _home_first(candidates: list[int], perm: tuple[int, ...]) -> list[int]:
@@ -349,7 +376,7 @@ def _twist_total(letters: str, table: _OrbitTable) -> int | None:
         hit = table.readings.get("".join(letters[i] for i in slot))
         if hit is None:
             return None
-        total += corner_twist(hit[1])
+        total += hit[2]
     return total % 3
 
 
@@ -392,9 +419,9 @@ def _laws(
     corners, corner_check = tables[0], checks["corner"]
     skip = frozenset() if reference is None else frozenset({reference})
     if corner_check.perm is not None:
-        perm, ori = corner_check.perm, corner_check.ori
+        perm = corner_check.perm
         parity = permutation_parity(perm)
-        twist = sum(corner_twist(o) for o in ori) % 3
+        twist = sum(corner_check.law) % 3
         found["corner_parity"], found["corner_twist"] = parity, twist
         if parity:
             fix = _swap_fix(corners, perm, skip)
@@ -410,7 +437,7 @@ def _laws(
                 )
             )
         if twist:
-            candidates = [s for s in range(len(ori)) if corner_twist(ori[s]) and s not in skip]
+            candidates = [s for s, t in enumerate(corner_check.law) if t and s not in skip]
             slot = _home_first(candidates, perm)[0]
             fix = _twist_fix(letters, corners, slot)
             problems.append(
@@ -429,8 +456,8 @@ def _laws(
         if kind not in checks or checks[kind].perm is None:
             continue
         table = next(t for t in tables if t.kind == kind)
-        perm, ori = checks[kind].perm, checks[kind].ori
-        flipped = [s for s in range(len(ori)) if _sign(ori[s])]
+        perm = checks[kind].perm
+        flipped = [s for s, sign in enumerate(checks[kind].law) if sign]
         found[total_name] = len(flipped) % 2
         if len(flipped) % 2:
             slot = _home_first(flipped, perm)[0]

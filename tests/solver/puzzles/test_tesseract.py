@@ -198,3 +198,24 @@ def test_oracle_and_laws_agree_on_random_3x3x3x3_reassemblies():
         verdicts.append(validate_tesseract(colours(p, labels)).valid)
         assert verdicts[-1] == contains(p, labels)
     assert 0 < sum(verdicts) < len(verdicts)
+
+
+@pytest.mark.parametrize("colours", ["OIRLUDFB", "wyrobgpk"])
+@pytest.mark.parametrize("fault", ["mirror", "twist"])
+def test_a_fault_on_the_corner_that_names_the_2x2x2x2s_colours_is_still_found(colours, fault):
+    # With no fixed centres the corner on L, D, B, I names the colours; a fault there
+    # must not make every other corner look wrong.
+    corner = next(
+        piece for piece in pieces_of("2x2x2x2", "corner") if set(piece.cells) == set("LDBI")
+    )
+    if fault == "mirror":
+        step = Fix("swap-stickers", corner.stickers[:2], "")
+    else:
+        step = Fix("twist-corner", corner.stickers[1:], "", turns=1)
+    state = apply_fix(scrambled("2x2x2x2", 5), step).translate(str.maketrans("OIRLUDFB", colours))
+    report = validate_tesseract(state)
+    assert [p.code for p in report.problems] == [
+        "corner-invalid" if fault == "mirror" else "corner-twist"
+    ]
+    assert len(report.problems[0].pieces) == 1
+    assert repaired(state)
