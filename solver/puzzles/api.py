@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from cubescan.errors import CubescanError
+from cubescan.errors import BadInputError
 from cubescan.solver.facelets import CubeState
 from cubescan.solver.fixes import Fix
 from cubescan.solver.puzzles.definition import normalize_name
@@ -39,8 +39,13 @@ def validate(
     ValidationReport or TesseractReport
         The cube's report (:func:`cubescan.solver.validate.validate`) or the
         tesseract's (:func:`cubescan.solver.puzzles.tesseract.validate_tesseract`);
-        never raises for a bad state (``bad-format`` problem), only for an unknown
-        puzzle name (``bad-puzzle``).
+        never raises for a bad state (``bad-format`` problem).
+
+    Raises
+    ------
+    BadInputError
+        ``bad-puzzle`` for an unknown puzzle name, or a parsed cube given with a
+        tesseract's name.
 
     Examples
     --------
@@ -56,7 +61,7 @@ def validate(
     name = normalize_name(puzzle)
     if name.count("x") == 3:
         if isinstance(state, CubeState):
-            raise CubescanError("bad-puzzle", f"a parsed cube is not a {name} state")
+            raise BadInputError("bad-puzzle", f"a parsed cube is not a {name} state")
         return validate_tesseract(state, name)
     size = int(name[0])
     length = 6 * size * size

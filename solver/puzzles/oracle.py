@@ -156,11 +156,11 @@ def contains(p: Puzzle, labels: np.ndarray) -> bool:
     return bool(move_group(p).contains(Permutation(_as_point_map(labels, points))))
 
 
-def _alike_classes(p: Puzzle) -> list[list[tuple[int, int]]]:
-    """Per orbit of one-sticker movable pieces: one same-colour pair of stickers."""
+def _alike_pairs(p: Puzzle) -> list[tuple[int, int]]:
+    """One same-colour pair of stickers per orbit of movable centres."""
     points = set(moved_stickers(p))
     solved = p.solved()
-    classes = []
+    pairs = []
     for orbit in p.orbits:
         stickers = [p.pieces[k].stickers[0] for k in orbit.pieces]
         if orbit.kind != "center" or not points.issuperset(stickers):
@@ -168,9 +168,8 @@ def _alike_classes(p: Puzzle) -> list[list[tuple[int, int]]]:
         by_color: dict[str, list[int]] = {}
         for sticker in stickers:
             by_color.setdefault(solved[sticker], []).append(sticker)
-        pair = next(tuple(same[:2]) for same in by_color.values() if len(same) > 1)
-        classes.append([pair])
-    return classes
+        pairs.append(next((same[0], same[1]) for same in by_color.values() if len(same) > 1))
+    return pairs
 
 
 def _swap(labels: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -209,9 +208,9 @@ def reachable_colouring(p: Puzzle, labels: np.ndarray) -> bool:
     >>> contains(p, swapped), reachable_colouring(p, swapped)
     (False, True)
     """
-    classes = _alike_classes(p)
-    for choice in product((False, True), repeat=len(classes)):
-        pairs = [c[0] for c, use in zip(classes, choice, strict=True) if use]
+    alike = _alike_pairs(p)
+    for choice in product((False, True), repeat=len(alike)):
+        pairs = [pair for pair, use in zip(alike, choice, strict=True) if use]
         if contains(p, _swap(labels, pairs)):
             return True
     return False
@@ -242,8 +241,8 @@ def oracle_count(p: Puzzle) -> int:
     from math import factorial
 
     order = int(move_group(p).order())
-    classes = _alike_classes(p)
-    if not classes:
+    alike = _alike_pairs(p)
+    if not alike:
         return order
     solved = p.solved()
     same = 1
@@ -254,10 +253,10 @@ def oracle_count(p: Puzzle) -> int:
                 same *= factorial(colors.count(color))
     identity = np.arange(len(p.positions))
     realised = 0
-    for choice in product((False, True), repeat=len(classes)):
-        pairs = [c[0] for c, use in zip(classes, choice, strict=True) if use]
+    for choice in product((False, True), repeat=len(alike)):
+        pairs = [pair for pair, use in zip(alike, choice, strict=True) if use]
         realised += contains(p, _swap(identity, pairs))
-    return order * 2 ** len(classes) // (same * realised)
+    return order * 2 ** len(alike) // (same * realised)
 
 
 def even_rearrangements_realised(p: Puzzle) -> bool:
