@@ -106,7 +106,7 @@ class _OrbitTable:
     slots: tuple[tuple[int, ...], ...]
     names: tuple[str, ...]
     readings: dict  # reading -> (piece, orientation, twist or sign) for every real piece
-    mirrors: dict  # reading -> piece for mirror images (corners only)
+    mirrors: dict  # reading -> piece for mirror images (only corners have them)
 
 
 @cache
@@ -117,11 +117,14 @@ def _tables(name: str) -> tuple[_OrbitTable, ...]:
         if orbit.kind == "center":
             continue
         members = [p.pieces[k] for k in orbit.pieces]
+        # The arrangements a piece can show in a slot are the slot's rotations (the
+        # orbit's orientation group, closed under inverses); any other is a mirror image.
+        real = set(orbit.orientations)
         readings, mirrors = {}, {}
         for index, piece in enumerate(members):
             for order in permutations(range(len(piece.cells))):
                 reading = "".join(piece.cells[k] for k in order)
-                if orbit.kind == "corner" and permutation_parity(order):
+                if order not in real:
                     mirrors[reading] = index
                 else:
                     law = corner_twist(order) if orbit.kind == "corner" else _sign(order)

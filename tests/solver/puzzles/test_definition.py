@@ -143,3 +143,22 @@ def test_documented_facelet_order_of_the_tesseracts():
     q = puzzle("3x3x3x3")
     assert q.positions[27 * 2].tolist() == [3, -2, -2, -2]  # R1: y, z, w from -2
     assert q.sticker_name(13) == "O14" and q.positions[13].tolist() == [0, 0, 0, 3]
+
+
+@pytest.mark.parametrize("name", ["2x2x2", "3x3x3", "4x4x4", "5x5x5", "2x2x2x2", "3x3x3x3"])
+def test_one_orientation_group_describes_every_slot_of_an_orbit(name):
+    # The rotations fixing each slot permute its stickers (read in the slot's order) by
+    # exactly the orbit's group: the reading orders are uniform across the orbit.
+    p = puzzle(name)
+    rotations = rotation_group(p.dimension)
+    for orbit in p.orbits:
+        group = set(orbit.orientations)
+        assert orbit.orientations[0] == tuple(range(len(next(iter(group)))))
+        for k in orbit.pieces:
+            piece = p.pieces[k]
+            normals = [tuple(p.normals[s].tolist()) for s in piece.stickers]
+            found = set()
+            for rotation in rotations:
+                if (rotation @ np.array(piece.position) == np.array(piece.position)).all():
+                    found.add(tuple(normals.index(tuple((rotation @ n).tolist())) for n in normals))
+            assert found == group, (name, orbit.name, piece.cells)
