@@ -6,8 +6,9 @@ Prints the median over repeats for: solvable random states (the fast path every
 scanned cube takes), random reassemblies (11 of 12 unsolvable: full diagnosis), and
 single-sticker faults (diagnosis plus the search for the sticker to re-stick). Then the
 same for the 2x2x2x2 and 3x3x3x3 (``validate_tesseract``, laws only, no group
-computation): solvable states after 60 random twists, and random reassemblies (every
-piece in a random slot, turned at random; 5 of 6 or 47 of 48 unsolvable).
+computation): solvable states after 60 random twists (in cell and in colour letters),
+random reassemblies (every piece in a random slot, turned at random; 5 of 6 or 47 of 48
+unsolvable), and one sticker of the wrong colour (diagnosis plus the re-sticking search).
 """
 
 from __future__ import annotations
@@ -96,6 +97,16 @@ def main() -> None:
         print(
             f"  random reassemblies (diagnosed) {rate:>10,.0f}   ({solvable} of {count} solvable)"
         )
+        faulty = []
+        for state in legal:
+            # One non-centre sticker of the wrong colour (centres are X14 on the 3x3x3x3).
+            stickers = [i for i in range(len(state)) if name[0] == "2" or i % 27 != 13]
+            index = int(rng.choice(stickers))
+            new = "OIRLUDFB"[("OIRLUDFB".index(state[index]) + 1) % 8]
+            faulty.append(state[:index] + new + state[index + 1 :])
+        found = sum(validate_tesseract(s).fix[0].action == "restick" for s in faulty)
+        rate = per_second(faulty, args.repeats, validate_tesseract)
+        print(f"  one wrong sticker (found)       {rate:>10,.0f}   ({found} of {count} re-stuck)")
 
 
 if __name__ == "__main__":

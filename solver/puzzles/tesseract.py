@@ -19,6 +19,8 @@ at run time; the oracle in :mod:`cubescan.solver.puzzles.oracle` checks the laws
 
 Each problem carries a stable code and a :class:`~cubescan.solver.fixes.Fix` a person
 can carry out (and :func:`~cubescan.solver.fixes.apply_fix` carries out on the string).
+Broken pieces are explained, when one change does it, by a small search over single
+re-stickings and sticker swaps, as for the cube.
 
 Examples
 --------
@@ -38,7 +40,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import permutations
+from itertools import combinations, permutations
 from operator import itemgetter
 
 from cubescan.solver.cubie import permutation_parity
@@ -50,6 +52,9 @@ from cubescan.solver.validate import Problem
 _OPPOSITE = {"O": "I", "I": "O", "R": "L", "L": "R", "U": "D", "D": "U", "F": "B", "B": "F"}
 _KLEIN = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0))
 _READ_AGAIN = "re-read or re-type the state"
+# Beyond this many stickers on broken pieces a single mechanical fix is implausible and
+# the search slow, so a person is asked to look (as for the cube).
+_MAX_SUSPECTS = 24
 
 
 def _compose(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -532,19 +537,77 @@ def _mirror_fix(letters: str, table: _OrbitTable, slot: int) -> Fix:
     )
 
 
-def _structural_fix(letters: str, problems: list[Problem], tables) -> Fix:
-    corners = tables[0]
+def _problem_counts(letters: str, p: Puzzle, reference: int | None) -> tuple[int, int]:
+    """(structural problems, broken laws) of a state in cell letters, without fixes."""
+    tables = _tables(p.name)
+    broken = 1 if _color_count(letters, p, CELLS) else 0
+    checks = {}
+    for table in tables:
+        check = _check_orbit(letters, table, CELLS)
+        broken += len(check.problems)
+        checks[table.kind] = check
+    if broken:
+        return broken, 0
+    return 0, len(_laws(letters, tables, checks, reference)[0])
+
+
+def _candidate_fixes(letters: str, problems: list[Problem], p: Puzzle, symbols: str) -> list[Fix]:
+    """Single re-stickings or sticker swaps among the stickers of the broken pieces."""
+    suspects = sorted({i for q in problems if q.code != "color-count" for i in q.facelets})
+    if len(suspects) > _MAX_SUSPECTS:
+        return []
+    counts = Counter(letters)
+    target = p.stickers_per_cell
+    surplus = [c for c in CELLS if counts.get(c, 0) > target]
+    deficit = [c for c in CELLS if counts.get(c, 0) < target]
+    name = p.sticker_name
+    if surplus and deficit:
+        return [
+            Fix(
+                "restick",
+                (i,),
+                f"the sticker at {name(i)} has the wrong colour: re-stick it with "
+                f"{symbols[CELLS.index(c)]} (the {c} cell's colour)",
+                letter=c,
+            )
+            for i in suspects
+            if letters[i] in surplus
+            for c in deficit
+        ]
+    return [
+        Fix(
+            "swap-stickers",
+            (a, b),
+            f"the stickers at {name(a)} and {name(b)} were swapped: swap them back",
+        )
+        for a, b in combinations(suspects, 2)
+        if letters[a] != letters[b]
+    ]
+
+
+def _structural_fix(
+    letters: str, problems: list[Problem], p: Puzzle, symbols: str, reference: int | None
+) -> Fix:
+    """A mirrored corner's sticker swap, else the single change that leaves every piece
+    real and breaks the fewest laws, else a request to look."""
+    corners = _tables(p.name)[0]
     mirrored = [
         s
         for s, slot in enumerate(corners.slots)
         if "".join(letters[i] for i in slot) in corners.mirrors
     ]
-    broken = {p.code for p in problems}
-    if len(mirrored) == 1 and broken == {"corner-invalid"}:
+    if len(mirrored) == 1 and {q.code for q in problems} == {"corner-invalid"}:
         return _mirror_fix(letters, corners, mirrored[0])
+    scored = [
+        (_problem_counts(apply_fix(letters, fix), p, reference), k, fix)
+        for k, fix in enumerate(_candidate_fixes(letters, problems, p, symbols))
+    ]
+    best = min(scored, default=None, key=lambda item: item[:2])
+    if best is not None and best[0][0] == 0:
+        return best[2]
     return Fix(
         "inspect",
-        tuple(sorted({i for p in problems for i in p.facelets})),
+        tuple(sorted({i for q in problems for i in q.facelets})),
         "compare the marked pieces with a solved puzzle and re-stick or re-read them",
     )
 
@@ -600,7 +663,7 @@ def validate_tesseract(state: str, puzzle_name: str = "") -> TesseractReport:
         reference = p.orbits[0].pieces.index(corner)
     laws, found = _laws(letters, tables, checks, reference)
     if structural:
-        step = _structural_fix(letters, structural, tables)
+        step = _structural_fix(letters, structural, p, symbols, reference)
         structural = [
             Problem(q.code, q.message, q.pieces, q.facelets, (step,), q.orbit) for q in structural
         ]
