@@ -12,6 +12,9 @@ Examples
 True
 >>> cubescan.validate(state.replace("U", "X", 1)).valid
 False
+>>> solved_tesseract = "".join(cell * 8 for cell in "OIRLUDFB")
+>>> cubescan.validate(solved_tesseract, puzzle="2x2x2x2").valid
+True
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ _HOMES = {
     "detect_grid": "cubescan.scanner.grid",
     "classify": "cubescan.calibration.naming",
     "name_face_colors": "cubescan.calibration.face_naming",
-    "validate": "cubescan.solver.validate",
+    "validate": "cubescan.solver.puzzles.api",
     "solve": "cubescan.solver.solve",
     "parse_state": "cubescan.solver.facelets",
     "apply_moves": "cubescan.solver.moves",

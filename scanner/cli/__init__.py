@@ -35,6 +35,10 @@ SUBCOMMANDS = {
         "Check whether STATE is a solvable cube and explain what is wrong if not.",
     ),
     "solve": ("cubescan.scanner.cli.solve:solve", "Solve STATE after validating it."),
+    "count": (
+        "cubescan.scanner.cli.count:count_command",
+        "Count the positions of a puzzle and show how the count splits into orbit factors.",
+    ),
     "classify": (
         "cubescan.scanner.cli.classify:classify",
         "Name the colour of every sticker and print the cube's facelet string.",
