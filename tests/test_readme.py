@@ -56,5 +56,5 @@ def test_the_main_job_reads_the_bundled_cube_exactly(table_cache):
     truth = json.loads((folder / "truth.json").read_text())
     result = CliRunner().invoke(main, ["check", str(folder), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["facelets"] == truth["facelets"] and report["valid"] and report["solution"]

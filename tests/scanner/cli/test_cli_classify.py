@@ -36,7 +36,7 @@ def test_classify_json_both_forms(tmp_path, keyed):
     path.write_text(json.dumps(data))
     result = CliRunner().invoke(main, ["classify", "--rgb", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["facelets"] == truth
     assert report["valid"] is True
     assert report["colors"]["U"]["name"] == "white"
@@ -53,7 +53,7 @@ def test_classify_unsolvable_exit_1(tmp_path):
     path.write_text(json.dumps(rgb_readings("".join(letters), 4)))
     result = CliRunner().invoke(main, ["classify", "--rgb", str(path), "--json"])
     assert result.exit_code == 1
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert "corner-twist" in {p["code"] for p in report["problems"]}
     assert report["repairs"] == []
 
@@ -89,13 +89,13 @@ def test_calibrate_learn_list_use_delete(tmp_path, isolated_config):
     again = runner.invoke(main, ["calibrate", "--rgb", str(path), "--name", "desk"])
     assert again.exit_code == 2 and "already exists" in again.output
     listed = runner.invoke(main, ["calibrate", "--list", "--json"])
-    assert json.loads(listed.output) == {"profiles": ["desk"]}
+    assert json.loads(listed.stdout) == {"profiles": ["desk"]}
     truth = random_state(np.random.default_rng(6))
     cube = tmp_path / "cube.json"
     cube.write_text(json.dumps(rgb_readings(truth, 6)))
     used = runner.invoke(main, ["classify", "--rgb", str(cube), "--profile", "desk", "--json"])
     assert used.exit_code == 0, used.output
-    assert json.loads(used.output)["facelets"] == truth
+    assert json.loads(used.stdout)["facelets"] == truth
     assert runner.invoke(main, ["calibrate", "--delete", "desk"]).exit_code == 0
     missing = runner.invoke(main, ["classify", "--rgb", str(cube), "--profile", "desk"])
     assert missing.exit_code == 2 and "no colour profile" in missing.output

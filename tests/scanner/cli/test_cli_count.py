@@ -34,7 +34,7 @@ def test_json_count_and_factors_multiply_out(name, expected):
     from fractions import Fraction
     from math import prod
 
-    data = json.loads(run("count", "--puzzle", name, "--json").output)
+    data = json.loads(run("count", "--puzzle", name, "--json").stdout)
     assert data["count"] == expected
     assert prod(Fraction(f["value"]) for f in data["factors"]) == int(expected)
 

@@ -27,7 +27,7 @@ def test_json_reading_has_every_cell(tmp_path: Path) -> None:
     path = _face_photo(tmp_path, 4)
     result = CliRunner().invoke(main, ["read", str(path), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["size"] == 4 and len(data["cells"]) == 16
     first = data["cells"][0]
     assert {"row", "col", "center", "lab"} <= set(first)

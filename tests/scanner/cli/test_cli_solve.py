@@ -48,7 +48,7 @@ def test_json_output():
     state = apply_moves(solved_facelets(3), "R U R' U'")
     result = run(state, "--json")
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["valid"] is True and data["target_met"] is True and data["timed_out"] is False
     assert data["length"] == len(data["moves"]) <= 20
     assert apply_moves(state, data["solution"]) == solved_facelets(3)

@@ -40,7 +40,7 @@ def test_unsolvable_cube_exits_1_with_problem_and_fix():
 def test_json_report_has_the_design_fields():
     result = run("validate", "--json", COLORS)
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["valid"] is True and data["size"] == 3
     assert data["facelets"] == SOLVED
     assert data["colors"]["F"] == {"name": "G"}
@@ -51,7 +51,7 @@ def test_json_for_an_unsolvable_cube_lists_codes_pieces_and_fix():
     twisted = SOLVED[:8] + "R" + "F" + SOLVED[10:20] + "U" + SOLVED[21:]
     result = run("validate", "--json", twisted)
     assert result.exit_code == 1
-    problem = json.loads(result.output)["problems"][0]
+    problem = json.loads(result.stdout)["problems"][0]
     assert problem["code"] == "corner-twist"
     assert problem["pieces"] == ["URF"]
     assert problem["facelets"] == ["U9", "R1", "F3"]
@@ -110,7 +110,7 @@ def test_a_twisted_tesseract_is_solvable_in_cell_letters_and_in_colours(name):
     assert result.exit_code == 0, result.output
     assert "Solvable" in result.output
     colored = state.translate(str.maketrans("OIRLUDFB", "wyrobgpk"))
-    data = json.loads(run("validate", "--puzzle", name, "--json", colored).output)
+    data = json.loads(run("validate", "--puzzle", name, "--json", colored).stdout)
     assert data["valid"] is True and data["puzzle"] == name
     assert set(data["orbit"].values()) == {0}
     assert {c["name"] for c in data["colors"].values()} == set("wyrobgpk")
@@ -125,7 +125,7 @@ def test_a_tesseract_corner_turned_by_a_third_exits_1_with_code_and_fix():
     result = run("validate", "--puzzle", "3x3x3x3", state)
     assert result.exit_code == 1
     assert "corner-twist" in result.output and "a third of a turn" in result.output
-    data = json.loads(run("validate", "--puzzle", "3x3x3x3", "--json", state).output)
+    data = json.loads(run("validate", "--puzzle", "3x3x3x3", "--json", state).stdout)
     assert [p["code"] for p in data["problems"]] == ["corner-twist"]
     assert data["orbit"]["corner_twist"] != 0 and data["classic_error"] == 5
     assert all(name[0] in "OIRLUDFB" for name in data["problems"][0]["facelets"])
@@ -161,4 +161,4 @@ def test_random_tesseract_states_never_give_a_traceback(name, data):
     if result.exit_code == 2:
         assert result.output.count("\n") == 1
     else:
-        json.loads(result.output)
+        json.loads(result.stdout)

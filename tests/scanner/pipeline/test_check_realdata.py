@@ -87,7 +87,7 @@ def test_cli_check_json_and_annotations(realdata, tracker_cubes, tmp_path, table
         main, ["check", str(folder), "--json", "--annotate", str(tmp_path / "ann")]
     )
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["facelets"] == tracker_cubes[3]["facelets"] and data["solution"]
     assert len(list((tmp_path / "ann").glob("*-annotated.jpg"))) == 6
     assert (tmp_path / "ann" / "net.png").is_file()
