@@ -1,15 +1,20 @@
 """Accuracy of whole-cube colour classification on modelled camera readings.
 
 Usage: python benchmarks/eval_colors.py [--cubes 1000] [--seed 0] [--sizes 3] [--glare 0.02]
+       python benchmarks/eval_colors.py --kelvin 2500 3000 3500 4500 6500 [--sizes 2 3 4 5 6 7]
        python benchmarks/eval_colors.py --single-face [--cubes 300] [--lights warm ...]
 
-For each light (warm 2700 K, cool 6500 K, dim, mixed per-face 2700..6500 K; see
-scanner/colorsim.py for the noise model: uncorrected colour casts, exposure, per-face
-shading, per-brand and per-sticker reflectance jitter, sensor noise growing with gain,
-occasional glare, 8-bit quantisation), renders ``--cubes`` random solvable states and
+For each light (warm 2700 K, cool 6500 K, dim, mixed per-face 2700..6500 K, and lamp: a warm
+desk lamp with flare and low saturation, white reading pale yellow; see cubescan/synth/colors.py
+for the noise model: uncorrected colour casts, exposure, per-face shading, per-brand and
+per-sticker reflectance jitter, sensor noise growing with gain, occasional glare, 8-bit
+quantisation), renders ``--cubes`` random solvable states and
 reports the share of cubes whose facelet string is exactly right and the sticker error
 rate, without a profile and with a profile learned from a solved cube of the same brand
 scanned under the same light (a fresh noise draw).
+
+With ``--kelvin``, the lights are the lamp (``cubescan.synth.colors.lamp_light``) at each of
+the given colour temperatures in turn: a colour-temperature sweep.
 
 With ``--single-face``, every face of every rendered cube is named on its own, as the webcam
 preview and ``cubescan read`` do (``calibration.naming.name_face_colors``, no profile), and the
@@ -34,6 +39,7 @@ from cubescan.synth.colors import (
     STANDARD_FACE_COLOR,
     draw_brand,
     draw_light,
+    lamp_light,
     render_stickers,
 )
 
@@ -83,6 +89,13 @@ def main() -> None:
     parser.add_argument(
         "--single-face", action="store_true", help="name each face alone (no profile)"
     )
+    parser.add_argument(
+        "--kelvin",
+        type=float,
+        nargs="+",
+        default=None,
+        help="sweep the lamp over these colour temperatures instead of --lights",
+    )
     add_record_argument(parser)
     args = parser.parse_args()
     start_recording(args.record)
@@ -91,15 +104,20 @@ def main() -> None:
         single_face(args)
         return
     args.cubes = args.cubes or 1000
+    conditions = (
+        [(f"{kelvin:.0f}K", 100 + index, kelvin) for index, kelvin in enumerate(args.kelvin)]
+        if args.kelvin
+        else [(name, LIGHTS.index(name), None) for name in args.lights]
+    )
     for size in args.sizes:
-        for light_name in args.lights:
-            rng = np.random.default_rng([args.seed, size, LIGHTS.index(light_name)])
+        for light_name, stream, kelvin in conditions:
+            rng = np.random.default_rng([args.seed, size, stream])
             exact = {"no profile": 0, "profile": 0}
             wrong = {"no profile": 0, "profile": 0}
             for _ in range(args.cubes):
                 truth = random_state(rng, size)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
-                light = draw_light(light_name, rng)
+                light = lamp_light(kelvin, rng) if kelvin else draw_light(light_name, rng)
                 brand = draw_brand(rng)
                 lab = render_stickers(color, light, rng, args.glare, brand)
                 solved = solved_facelets(size)
@@ -118,7 +136,8 @@ def main() -> None:
                     f"{size}x{size} {light_name:6s} {mode:10s}: "
                     f"{100 * exact[mode] / args.cubes:6.2f}% cubes exact, "
                     f"{100 * wrong[mode] / (args.cubes * 6 * size * size):.3f}% stickers wrong "
-                    f"({args.cubes} cubes, glare rate {args.glare})"
+                    f"({args.cubes} cubes, glare rate {args.glare})",
+                    flush=True,
                 )
 
 
