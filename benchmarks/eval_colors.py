@@ -33,13 +33,14 @@ from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
 from cubescan.calibration.palette import PALETTE_NAMES
 from cubescan.calibration.profile import learn_profile
-from cubescan.solver import random_state, solved_facelets
+from cubescan.solver import solved_facelets
 from cubescan.synth.colors import (
     LIGHTS,
     STANDARD_FACE_COLOR,
     draw_brand,
     draw_light,
     lamp_light,
+    random_cube,
     render_stickers,
 )
 
@@ -54,7 +55,7 @@ def single_face(args: argparse.Namespace) -> None:
             faces = faces_no_white = right_no_white = 0
             wrong_stickers = 0
             for _ in range(args.cubes):
-                truth = random_state(rng, size)
+                truth = random_cube(size, rng)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
                 lab = render_stickers(color, draw_light(light_name, rng), rng, args.glare)
                 for face_color, face_lab in zip(
@@ -115,7 +116,7 @@ def main() -> None:
             exact = {"no profile": 0, "profile": 0}
             wrong = {"no profile": 0, "profile": 0}
             for _ in range(args.cubes):
-                truth = random_state(rng, size)
+                truth = random_cube(size, rng)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
                 light = lamp_light(kelvin, rng) if kelvin else draw_light(light_name, rng)
                 brand = draw_brand(rng)

@@ -24,6 +24,8 @@ from cubescan.calibration.colorspace import (
     rgb_to_lab,
     srgb_to_linear,
 )
+from cubescan.solver.cubie import random_state
+from cubescan.synth.specs import scramble
 
 #: Official sticker colours (sRGB 0..255) in the order white, yellow, red, orange, green, blue.
 STICKER_SRGB = np.array(
@@ -124,7 +126,7 @@ def lamp_light(kelvin: float, rng: np.random.Generator) -> Light:
     """A warm, washed-out lamp that leaves a cast of ``kelvin`` on the photo.
 
     The light of a colour-temperature sweep: one cast for all six faces, veiling flare of
-    5..15 % of white, a camera saturation of 0.35..0.65 and an exposure of 1.0..1.5 (white
+    5..15 % of white, a camera saturation of 0.5..0.8 and an exposure of 1.0..1.5 (white
     and the palest yellows clip towards the top of the 8-bit range, where they differ
     least). At a few thousand kelvin white reads pale yellow and yellow not much more so.
 
@@ -144,12 +146,12 @@ def lamp_light(kelvin: float, rng: np.random.Generator) -> Light:
     Examples
     --------
     >>> light = lamp_light(3500.0, np.random.default_rng(0))
-    >>> light.kelvin[0], 0.35 <= light.saturation <= 0.65
+    >>> light.kelvin[0], 0.5 <= light.saturation <= 0.8
     (3500.0, True)
     """
     exposure = float(rng.uniform(1.0, 1.5))
     flare = float(rng.uniform(0.05, 0.15))
-    return Light("lamp", (kelvin,) * 6, exposure, 0.002, flare, float(rng.uniform(0.35, 0.65)))
+    return Light("lamp", (kelvin,) * 6, exposure, 0.002, flare, float(rng.uniform(0.5, 0.8)))
 
 
 def draw_brand(rng: np.random.Generator) -> np.ndarray:
@@ -275,6 +277,35 @@ def render_cube(facelets: str, light: str, rng: np.random.Generator) -> np.ndarr
     """
     index = np.array([STANDARD_FACE_COLOR[letter] for letter in facelets])
     return render_stickers(index, draw_light(light, rng), rng)
+
+
+def random_cube(size: int, rng: np.random.Generator) -> str:
+    """A random real cube of any size, in face letters (standard orientation).
+
+    A 2x2 or 3x3 is drawn uniformly (:func:`cubescan.solver.cubie.random_state`); a bigger
+    cube is scrambled by ``25 * N`` random outer and wide turns
+    (:func:`cubescan.synth.specs.scramble`), which mixes every orbit.
+
+    Parameters
+    ----------
+    size
+        N, 2..7.
+    rng
+        Random generator.
+
+    Returns
+    -------
+    str
+        6*N*N face letters, facelet order.
+
+    Examples
+    --------
+    >>> len(random_cube(5, np.random.default_rng(0)))
+    150
+    """
+    if size <= 3:
+        return random_state(rng, size)
+    return scramble(rng, size, 25 * size)[0]
 
 
 def random_color_layout(size: int, rng: np.random.Generator) -> np.ndarray:
