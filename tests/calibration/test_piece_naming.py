@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from faults import FAULT_CASES_NXN, reassembly_fault_nxn
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from cubescan.calibration.piece_naming import (
     piece_orbits,
 )
 from cubescan.solver.cubie import corner_slots
-from cubescan.solver.slots import center_orbits, slot_sets
+from cubescan.solver.slots import center_orbits
 from cubescan.solver.validate import validate
 from cubescan.synth.colors import random_cube, render_cube
 
@@ -54,46 +55,10 @@ def test_corner_stickers_that_read_as_the_other_pale_colour_are_named_as_pieces_
     assert name_by_pieces(named, lab, retries=2).facelets == truth
 
 
-def faulty(truth: str, size: int, fault: str, rng: np.random.Generator) -> str:
-    """A reassembly fault at any size: twist, mirror, re-stuck sticker, swapped centres."""
-    letters = list(truth)
-    slot = corner_slots(size)[int(rng.integers(8))]
-    if fault == "twist":
-        for a, b in zip(slot, slot[1:] + slot[:1], strict=True):
-            letters[b] = truth[a]
-    elif fault == "mirror":
-        letters[slot[0]], letters[slot[1]] = truth[slot[1]], truth[slot[0]]
-    elif fault == "restuck":
-        # A sticker peeled off an edge or wing and stuck on a corner in exchange.
-        edge = slot_sets(size)[-1].slots[0][0] if size > 2 else slot[1]
-        corner = next(i for i in slot if truth[i] != truth[edge])
-        letters[edge], letters[corner] = truth[corner], truth[edge]
-    elif fault == "centres":
-        # Two centre caps exchanged: fixed centres (odd) or two movable centres of
-        # different orbits; a 2x2 has none and a 4x4 one orbit: a centre and a wing.
-        if size % 2:
-            a, b = size * size // 2, 2 * size * size + size * size // 2
-        else:
-            orbits = center_orbits(size)
-            a = orbits[0].facelets[0]
-            others = orbits[1].facelets if len(orbits) > 1 else slot_sets(size)[-1].slots[0]
-            b = next(i for i in others if truth[i] != truth[a]) if size > 2 else slot[1]
-        letters[a], letters[b] = truth[b], truth[a]
-    return "".join(letters)
-
-
-FAULT_CASES = [
-    (size, fault)
-    for size in range(2, 8)
-    for fault in ("twist", "mirror", "restuck", "centres")
-    if (size, fault) != (2, "centres")  # a 2x2 has no centres
-]
-
-
-@pytest.mark.parametrize(("size", "fault"), FAULT_CASES)
+@pytest.mark.parametrize(("size", "fault"), FAULT_CASES_NXN)
 def test_a_real_fault_read_clearly_stays_as_it_is(size, fault):
     rng = np.random.default_rng(size)
-    state = faulty(random_cube(size, rng), size, fault, rng)
+    state = reassembly_fault_nxn(random_cube(size, rng), size, fault, rng)
     lab = render_cube(state, "cool", rng)
     sticker_level = classify(lab)
     if fault != "centres":  # exchanged centre caps rename the colours they carry
