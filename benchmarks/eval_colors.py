@@ -11,7 +11,9 @@ per-sticker reflectance jitter, sensor noise growing with gain, occasional glare
 quantisation), renders ``--cubes`` random solvable states and
 reports the share of cubes whose facelet string is exactly right and the sticker error
 rate, without a profile and with a profile learned from a solved cube of the same brand
-scanned under the same light (a fresh noise draw).
+scanned under the same light (a fresh noise draw), each named sticker by sticker (as before
+issue 52) and then as the pieces demand (``calibration.piece_naming``, as ``cubescan check``
+names a placed cube): the before and after of one run.
 
 With ``--kelvin``, the lights are the lamp (``cubescan.synth.colors.lamp_light``) at each of
 the given colour temperatures in turn: a colour-temperature sweep.
@@ -31,7 +33,8 @@ from record import add_record_argument, start_recording
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
-from cubescan.calibration.palette import PALETTE_NAMES
+from cubescan.calibration.palette import PALETTE_NAMES, Classification
+from cubescan.calibration.piece_naming import name_by_pieces, needs_piece_naming
 from cubescan.calibration.profile import learn_profile
 from cubescan.solver import solved_facelets
 from cubescan.synth.colors import (
@@ -43,6 +46,17 @@ from cubescan.synth.colors import (
     random_cube,
     render_stickers,
 )
+
+#: Ways of naming measured side by side: the stickers alone (as before issue 52), and then
+#: named as the pieces demand (calibration.piece_naming), without and with a profile.
+MODES = ("no profile", "no profile, pieces", "profile", "profile, pieces")
+#: Other clusterings name_by_pieces may try without a profile (as cubescan check does).
+PIECE_RETRIES = 4
+
+
+def by_pieces(named: Classification, lab: np.ndarray, retries: int) -> Classification:
+    """The naming as cubescan check makes it once the pieces are known."""
+    return name_by_pieces(named, lab, retries) if needs_piece_naming(named) else named
 
 
 def single_face(args: argparse.Namespace) -> None:
@@ -113,8 +127,8 @@ def main() -> None:
     for size in args.sizes:
         for light_name, stream, kelvin in conditions:
             rng = np.random.default_rng([args.seed, size, stream])
-            exact = {"no profile": 0, "profile": 0}
-            wrong = {"no profile": 0, "profile": 0}
+            exact = dict.fromkeys(MODES, 0)
+            wrong = dict.fromkeys(MODES, 0)
             for _ in range(args.cubes):
                 truth = random_cube(size, rng)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
@@ -126,15 +140,19 @@ def main() -> None:
                     np.array([STANDARD_FACE_COLOR[f] for f in solved]), light, rng, 0.0, brand
                 )
                 profile = learn_profile("eval", calibration, solved)
+                stickers = classify(lab)
+                with_profile = classify(lab, profile=profile)
                 for mode, result in (
-                    ("no profile", classify(lab)),
-                    ("profile", classify(lab, profile=profile)),
+                    ("no profile", stickers),
+                    ("no profile, pieces", by_pieces(stickers, lab, PIECE_RETRIES)),
+                    ("profile", with_profile),
+                    ("profile, pieces", by_pieces(with_profile, lab, 0)),
                 ):
                     exact[mode] += result.facelets == truth
                     wrong[mode] += sum(a != b for a, b in zip(result.facelets, truth, strict=True))
             for mode in exact:
                 print(
-                    f"{size}x{size} {light_name:6s} {mode:10s}: "
+                    f"{size}x{size} {light_name:6s} {mode:18s}: "
                     f"{100 * exact[mode] / args.cubes:6.2f}% cubes exact, "
                     f"{100 * wrong[mode] / (args.cubes * 6 * size * size):.3f}% stickers wrong "
                     f"({args.cubes} cubes, glare rate {args.glare})",
