@@ -36,7 +36,7 @@ from cubescan.synth.colors import LIGHTS, random_cube, render_cube
 def named_by_pieces(lab: np.ndarray) -> Classification:
     """The whole naming of ``cubescan check``: stickers, then pieces where they are needed."""
     named = classify(lab)
-    return name_by_pieces(named, lab, 4) if needs_piece_naming(named) else named
+    return name_by_pieces(named, lab) if needs_piece_naming(named) else named
 
 
 def _time_ms(

@@ -50,13 +50,11 @@ from cubescan.synth.colors import (
 #: Ways of naming measured side by side: the stickers alone (as before issue 52), and then
 #: named as the pieces demand (calibration.piece_naming), without and with a profile.
 MODES = ("no profile", "no profile, pieces", "profile", "profile, pieces")
-#: Other clusterings name_by_pieces may try without a profile (as cubescan check does).
-PIECE_RETRIES = 4
 
 
-def by_pieces(named: Classification, lab: np.ndarray, retries: int) -> Classification:
+def by_pieces(named: Classification, lab: np.ndarray) -> Classification:
     """The naming as cubescan check makes it once the pieces are known."""
-    return name_by_pieces(named, lab, retries) if needs_piece_naming(named) else named
+    return name_by_pieces(named, lab) if needs_piece_naming(named) else named
 
 
 def single_face(args: argparse.Namespace) -> None:
@@ -144,9 +142,9 @@ def main() -> None:
                 with_profile = classify(lab, profile=profile)
                 for mode, result in (
                     ("no profile", stickers),
-                    ("no profile, pieces", by_pieces(stickers, lab, PIECE_RETRIES)),
+                    ("no profile, pieces", by_pieces(stickers, lab)),
                     ("profile", with_profile),
-                    ("profile, pieces", by_pieces(with_profile, lab, 0)),
+                    ("profile, pieces", by_pieces(with_profile, lab)),
                 ):
                     exact[mode] += result.facelets == truth
                     wrong[mode] += sum(a != b for a, b in zip(result.facelets, truth, strict=True))

@@ -212,13 +212,13 @@ def _kmeans_centers(features: np.ndarray, **options: object) -> np.ndarray:
         return KMeans(n_clusters=6, **options).fit(features).cluster_centers_
 
 
-def _cluster(features: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
+def _cluster(features: np.ndarray, size: int) -> np.ndarray:
     """Balanced clustering labels; for odd N cluster k is the colour of face k's centre.
 
     Odd N starts k-means from the six fixed centre stickers (one per colour by construction).
     Even N has no fixed stickers and starts from k-means++; so does a second start for
     N >= 5, where one centre sticker per colour among 25+ is a weak seed. The more likely
-    balanced result wins. A non-zero ``seed`` draws another k-means++ start (at every N).
+    balanced result wins.
     """
     per_face = size * size
     starts = []
@@ -226,8 +226,8 @@ def _cluster(features: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
     if size % 2 == 1:
         fixed = np.arange(6) * per_face + per_face // 2
         starts.append(_kmeans_centers(features, init=features[fixed], n_init=1, max_iter=30))
-    if size % 2 == 0 or size >= 5 or seed:
-        spread = _kmeans_centers(features, n_init=3, random_state=seed)
+    if size % 2 == 0 or size >= 5:
+        spread = _kmeans_centers(features, n_init=3, random_state=0)
         if fixed.size:
             # Cluster k must be the one holding face k's centre sticker.
             spread = spread[linear_sum_assignment(_squared_distances(features[fixed], spread))[1]]
@@ -265,9 +265,7 @@ def _reseat_centers(
     return _balanced_kmeans(features, groups[group_of_center], labels.size // 6, fixed)
 
 
-def cluster_cube(
-    lab: np.ndarray, size: int, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def cluster_cube(lab: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cluster a whole cube's readings into six colors of exactly N*N stickers each.
 
     Balanced k-means (from the fixed centers for odd N), then twice: each face's light
@@ -279,9 +277,6 @@ def cluster_cube(
         (6*N*N, 3) CIELAB readings in facelet order.
     size
         N.
-    seed
-        Seed of the k-means++ start (another seed gives another start: another try when
-        the cube's pieces reject the first clustering).
 
     Returns
     -------
@@ -306,7 +301,7 @@ def cluster_cube(
     per_face = size * size
     fixed = np.arange(6) * per_face + per_face // 2 if size % 2 else np.empty(0, np.intp)
     features = _features(lab)
-    labels = _cluster(features, size, seed)
+    labels = _cluster(features, size)
     for _ in range(2):
         features = _features(equalise_faces(lab, labels, size))
         seeds = cluster_means(features, labels)

@@ -362,7 +362,7 @@ def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard:
 
 
 def classify(
-    samples: object, size: int | None = None, profile: Profile | None = None, seed: int = 0
+    samples: object, size: int | None = None, profile: Profile | None = None
 ) -> Classification:
     """Name the colour of every sticker of a whole cube.
 
@@ -377,9 +377,6 @@ def classify(
         Optional calibration profile learned under the same camera and light; its colour
         means, moved to each face's light, are the expected readings and its covariances
         score the stickers (see :func:`_classify_with_profile`).
-    seed
-        Seed of the clustering's k-means++ start, without a profile (see
-        :func:`cubescan.calibration.clustering.cluster_cube`).
 
     Returns
     -------
@@ -410,7 +407,7 @@ def classify(
         check_six_colors(lab, means)
         standard = set(names) == set(PALETTE_NAMES)
     else:
-        labels, log_likelihood, distances = cluster_cube(lab, size, seed)
+        labels, log_likelihood, distances = cluster_cube(lab, size)
         means = cluster_means(lab, labels)
         check_six_colors(lab, means)
         assignment, standard, _ = _palette_fit(means)

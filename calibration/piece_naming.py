@@ -37,7 +37,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from cubescan.calibration.clustering import cluster_means, color_log_likelihood, equalise_faces
-from cubescan.calibration.naming import classify, standard_names_by_faces
+from cubescan.calibration.naming import standard_names_by_faces
 from cubescan.calibration.palette import (
     FACES,
     STANDARD_FACE_OF_COLOR,
@@ -45,7 +45,6 @@ from cubescan.calibration.palette import (
     ColorInfo,
 )
 from cubescan.calibration.repair import MAX_REPAIR_CONFIDENCE
-from cubescan.errors import BadInputError
 from cubescan.solver.slots import center_orbits, slot_sets
 from cubescan.solver.validate import is_solvable
 
@@ -322,9 +321,7 @@ def needs_piece_naming(classification: Classification) -> bool:
     )
 
 
-def name_by_pieces(
-    classification: Classification, lab: np.ndarray, retries: int = 0
-) -> Classification:
+def name_by_pieces(classification: Classification, lab: np.ndarray) -> Classification:
     """The colour of every sticker, chosen so that as many slots as the colours allow hold
     real pieces.
 
@@ -337,11 +334,6 @@ def name_by_pieces(
         corners' handedness undoes).
     lab
         (6*N*N, 3) the CIELAB readings it was named from, in the same order.
-    retries
-        When some slot still holds no real piece, how many other clusterings of the
-        readings to try (:func:`cubescan.calibration.naming.classify` with other seeds; for
-        a naming made without a profile): the one with the fewest slots left as read wins,
-        then the one that needed the fewest stickers recoloured; the given one on a tie.
 
     Returns
     -------
@@ -352,42 +344,19 @@ def name_by_pieces(
 
     Examples
     --------
-    Two stickers of an edge read alike (white as yellow): the pieces put them back.
+    A white corner sticker that reads halfway to yellow: the corner's handedness says white.
 
     >>> from cubescan.calibration.naming import classify
     >>> from cubescan.synth.colors import render_cube
     >>> from cubescan.solver.moves import apply_moves, solved_facelets
     >>> truth = apply_moves(solved_facelets(4), "R Uw F' 2L")
-    >>> lab = render_cube(truth, "cool", np.random.default_rng(0))
+    >>> lab = render_cube(truth, "lamp", np.random.default_rng(0))
+    >>> white, yellow = (lab[[c == f for c in truth]].mean(axis=0) for f in "UD")
+    >>> lab[0] = (white + yellow) / 2  # U1, on the ULB corner, is white
     >>> named = name_by_pieces(classify(lab), lab)
-    >>> named.facelets == truth
-    True
+    >>> truth[0], named.facelets == truth
+    ('U', True)
     """
-    best = _by_pieces(classification, lab)
-    for seed in range(1, retries + 1):
-        if best.broken == 0:
-            break
-        try:
-            other = _by_pieces(classify(lab, classification.size, seed=seed), lab)
-        except BadInputError:
-            continue
-        if (other.broken, other.changed) < (best.broken, best.changed):
-            best = other
-    return best.classification
-
-
-@dataclass(frozen=True)
-class _Named:
-    """A piece-level naming, how many stickers sit on slots left as read, and how many
-    stickers it recoloured."""
-
-    classification: Classification
-    broken: int
-    changed: int
-
-
-def _by_pieces(classification: Classification, lab: np.ndarray) -> _Named:
-    """:func:`name_by_pieces` for one sticker-level naming."""
     size = classification.size
     lab = np.asarray(lab, dtype=float)
     log_likelihood = np.asarray(classification.log_likelihood, dtype=float)
@@ -454,12 +423,11 @@ def _by_pieces(classification: Classification, lab: np.ndarray) -> _Named:
         face: ColorInfo(names[k], tuple(float(v) for v in np.round(means[k], 2)))
         for k, face in enumerate(FACES)
     }
-    broken = int((~on_piece).sum())
     if (np.bincount(labels, minlength=6) != size * size).any():
         # Pieces that leave a colour on more or fewer than N*N stickers name no real cube:
         # the stickers' own naming stands (its problems are the cube's to report).
-        return _Named(classification, broken, 0)
-    named = replace(
+        return classification
+    return replace(
         classification,
         facelets="".join(FACES[k] for k in labels),
         colors=MappingProxyType(colors),
@@ -467,4 +435,3 @@ def _by_pieces(classification: Classification, lab: np.ndarray) -> _Named:
         log_likelihood=log_likelihood,
         standard=standard,
     )
-    return _Named(named, broken, int((labels != letters).sum()))

@@ -55,8 +55,6 @@ from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move, format_moves, size_from_length
 from cubescan.solver.validate import ValidationReport, validate
 
-# Other clusterings of the readings tried when the pieces reject the first (no profile).
-_PIECE_RETRIES = 4
 _LETTER_OF_COLOR = {
     "white": "W",
     "yellow": "Y",
@@ -286,13 +284,12 @@ class _Reading:
 @dataclass(frozen=True, eq=False)
 class _Named:
     """One way of naming the cube's colours: the classification and each photo's symbols,
-    with the readings named (photo order) and whether a profile named them."""
+    with the readings named (photo order)."""
 
     classification: Classification
     symbols: dict[str, str]
     readings: tuple[str, ...]
     lab: np.ndarray
-    profiled: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -304,17 +301,17 @@ class _Assembled:
 
 
 def _named(lab: np.ndarray, size: int, profile: Profile | None) -> _Named:
-    return _with_symbols(classify(lab, profile=profile), lab, profile is not None)
+    return _with_symbols(classify(lab, profile=profile), lab)
 
 
-def _with_symbols(classification: Classification, lab: np.ndarray, profiled: bool) -> _Named:
+def _with_symbols(classification: Classification, lab: np.ndarray) -> _Named:
     symbols = _symbols(classification)
     per_face = classification.size**2
     readings = tuple(
         "".join(symbols[x] for x in classification.facelets[p * per_face : (p + 1) * per_face])
         for p in range(6)
     )
-    return _Named(classification, symbols, readings, lab, profiled)
+    return _Named(classification, symbols, readings, lab)
 
 
 def _assembled(named: _Named, orientation: str) -> _Assembled:
@@ -333,8 +330,7 @@ def _by_pieces(named: _Named, assembled: _Assembled, orientation: str) -> _Assem
     index = _final_index(assembled.assembly, ordered.size)
     lab = np.empty_like(named.lab)
     lab[index] = named.lab
-    retries = 0 if named.profiled else _PIECE_RETRIES
-    pieces = name_by_pieces(ordered, lab, retries)
+    pieces = name_by_pieces(ordered, lab)
     if pieces.facelets == ordered.facelets:
         return replace(assembled, ordered=pieces)
     # Back to photo order, as the photos were named, and placed again with the new names.
@@ -346,7 +342,7 @@ def _by_pieces(named: _Named, assembled: _Assembled, orientation: str) -> _Assem
         pieces.log_likelihood[index],
         pieces.standard,
     )
-    renamed = _with_symbols(in_photos, named.lab, named.profiled)
+    renamed = _with_symbols(in_photos, named.lab)
     assembly = assemble(renamed.readings, orientation)
     return _Assembled(assembly, _reordered(renamed.classification, assembly, renamed.symbols))
 

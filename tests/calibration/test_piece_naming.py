@@ -43,7 +43,7 @@ def test_corner_stickers_that_read_as_the_other_pale_colour_are_named_as_pieces_
     truth = random_cube(size, rng)
     lab = render_cube(truth, "lamp", rng)
     # The lamp alone misnames about one cube in a hundred (eval_colors): not this test's.
-    assume(name_by_pieces(classify(lab), lab, retries=2).facelets == truth)
+    assume(name_by_pieces(classify(lab), lab).facelets == truth)
     letters = np.array(list(truth))
     corners = sorted({i for slot in corner_slots(size) for i in slot})
     pale = [i for i in corners if letters[i] in "UD"]
@@ -52,7 +52,7 @@ def test_corner_stickers_that_read_as_the_other_pale_colour_are_named_as_pieces_
     for index in chosen:
         lab[index] = (white + yellow) / 2
     named = classify(lab)
-    assert name_by_pieces(named, lab, retries=2).facelets == truth
+    assert name_by_pieces(named, lab).facelets == truth
 
 
 @pytest.mark.parametrize(("size", "fault"), FAULT_CASES_NXN)
@@ -63,7 +63,7 @@ def test_a_real_fault_read_clearly_stays_as_it_is(size, fault):
     sticker_level = classify(lab)
     if fault != "centres":  # exchanged centre caps rename the colours they carry
         assert sticker_level.facelets == state
-    result = name_by_pieces(sticker_level, lab, retries=4)
+    result = name_by_pieces(sticker_level, lab)
     assert result.facelets == sticker_level.facelets
     before = [p.code for p in validate(sticker_level.facelets).problems]
     assert [p.code for p in validate(result.facelets).problems] == before
@@ -112,6 +112,6 @@ def test_cubes_under_the_washed_out_lamp(size):
         lab = render_cube(truth, "lamp", rng)
         named = classify(lab)
         if needs_piece_naming(named):
-            named = name_by_pieces(named, lab, retries=4)
+            named = name_by_pieces(named, lab)
         exact += named.facelets == truth
     assert exact >= 18
