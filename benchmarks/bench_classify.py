@@ -2,11 +2,14 @@
 
 Usage: python benchmarks/bench_classify.py [--cubes 200] [--repeat 5] [--sizes 3 5] [--seed 0]
 
-Renders cubes with the sticker noise model (cubescan.synth.colors, the four lights in turn) once,
-then times ``cubescan.calibration.naming.classify`` on each whole cube and
-``calibration.naming.name_face_colors`` on each of its faces (no profile: the webcam preview's
-case), ``--repeat`` times, and prints the median (and p90) per size. Targets: <= 5 ms per
-3x3 cube, <= 1 ms per 3x3 face (the preview names a face every frame at >= 60 fps).
+Renders random real cubes with the sticker noise model (cubescan.synth.colors, its lights in
+turn) once, then times ``cubescan.calibration.naming.classify`` on each whole cube, the whole
+naming ``cubescan check`` does (classify, then ``calibration.piece_naming.name_by_pieces``
+where ``needs_piece_naming`` says so, with 4 other clusterings allowed) and
+``calibration.naming.name_face_colors`` on each of its faces (no profile: the webcam
+preview's case), ``--repeat`` times, and prints the median (and p90) per size. Targets:
+<= 5 ms per 3x3 cube, <= 10 ms per 7x7 cube named by its pieces, <= 1 ms per 3x3 face (the
+preview names a face every frame at >= 60 fps).
 
 The machine may be shared: run it pinned for steadier figures, e.g.
 ``taskset -c 0 python benchmarks/bench_classify.py``; medians are robust to the occasional
@@ -25,7 +28,15 @@ from record import add_record_argument, start_recording
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
-from cubescan.synth.colors import LIGHTS, draw_light, random_color_layout, render_stickers
+from cubescan.calibration.palette import Classification
+from cubescan.calibration.piece_naming import name_by_pieces, needs_piece_naming
+from cubescan.synth.colors import LIGHTS, random_cube, render_cube
+
+
+def named_by_pieces(lab: np.ndarray) -> Classification:
+    """The whole naming of ``cubescan check``: stickers, then pieces where they are needed."""
+    named = classify(lab)
+    return name_by_pieces(named, lab) if needs_piece_naming(named) else named
 
 
 def _time_ms(
@@ -56,14 +67,13 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     for size in args.sizes:
         samples = [
-            render_stickers(
-                random_color_layout(size, rng), draw_light(LIGHTS[i % len(LIGHTS)], rng), rng
-            )
+            render_cube(random_cube(size, rng), LIGHTS[i % len(LIGHTS)], rng)
             for i in range(args.cubes)
         ]
         faces = [face for lab in samples for face in lab.reshape(6, size * size, 3)]
         for what, function, inputs in (
             ("cube", classify, samples),
+            ("piece-named cube", named_by_pieces, samples),
             ("face", name_face_colors, faces),
         ):
             ms, cpu_ms = _time_ms(function, inputs, args.repeat)

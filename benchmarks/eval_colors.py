@@ -1,15 +1,22 @@
 """Accuracy of whole-cube colour classification on modelled camera readings.
 
 Usage: python benchmarks/eval_colors.py [--cubes 1000] [--seed 0] [--sizes 3] [--glare 0.02]
+       python benchmarks/eval_colors.py --kelvin 2500 3000 3500 4500 6500 [--sizes 2 3 4 5 6 7]
        python benchmarks/eval_colors.py --single-face [--cubes 300] [--lights warm ...]
 
-For each light (warm 2700 K, cool 6500 K, dim, mixed per-face 2700..6500 K; see
-scanner/colorsim.py for the noise model: uncorrected colour casts, exposure, per-face
-shading, per-brand and per-sticker reflectance jitter, sensor noise growing with gain,
-occasional glare, 8-bit quantisation), renders ``--cubes`` random solvable states and
+For each light (warm 2700 K, cool 6500 K, dim, mixed per-face 2700..6500 K, and lamp: a warm
+desk lamp with flare and low saturation, white reading pale yellow; see cubescan/synth/colors.py
+for the noise model: uncorrected colour casts, exposure, per-face shading, per-brand and
+per-sticker reflectance jitter, sensor noise growing with gain, occasional glare, 8-bit
+quantisation), renders ``--cubes`` random solvable states and
 reports the share of cubes whose facelet string is exactly right and the sticker error
 rate, without a profile and with a profile learned from a solved cube of the same brand
-scanned under the same light (a fresh noise draw).
+scanned under the same light (a fresh noise draw), each named sticker by sticker (as before
+issue 52) and then as the pieces demand (``calibration.piece_naming``, as ``cubescan check``
+names a placed cube): the before and after of one run.
+
+With ``--kelvin``, the lights are the lamp (``cubescan.synth.colors.lamp_light``) at each of
+the given colour temperatures in turn: a colour-temperature sweep.
 
 With ``--single-face``, every face of every rendered cube is named on its own, as the webcam
 preview and ``cubescan read`` do (``calibration.naming.name_face_colors``, no profile), and the
@@ -26,16 +33,28 @@ from record import add_record_argument, start_recording
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.naming import classify
-from cubescan.calibration.palette import PALETTE_NAMES
+from cubescan.calibration.palette import PALETTE_NAMES, Classification
+from cubescan.calibration.piece_naming import name_by_pieces, needs_piece_naming
 from cubescan.calibration.profile import learn_profile
-from cubescan.solver import random_state, solved_facelets
+from cubescan.solver import solved_facelets
 from cubescan.synth.colors import (
     LIGHTS,
     STANDARD_FACE_COLOR,
     draw_brand,
     draw_light,
+    lamp_light,
+    random_cube,
     render_stickers,
 )
+
+#: Ways of naming measured side by side: the stickers alone (as before issue 52), and then
+#: named as the pieces demand (calibration.piece_naming), without and with a profile.
+MODES = ("no profile", "no profile, pieces", "profile", "profile, pieces")
+
+
+def by_pieces(named: Classification, lab: np.ndarray) -> Classification:
+    """The naming as cubescan check makes it once the pieces are known."""
+    return name_by_pieces(named, lab) if needs_piece_naming(named) else named
 
 
 def single_face(args: argparse.Namespace) -> None:
@@ -48,7 +67,7 @@ def single_face(args: argparse.Namespace) -> None:
             faces = faces_no_white = right_no_white = 0
             wrong_stickers = 0
             for _ in range(args.cubes):
-                truth = random_state(rng, size)
+                truth = random_cube(size, rng)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
                 lab = render_stickers(color, draw_light(light_name, rng), rng, args.glare)
                 for face_color, face_lab in zip(
@@ -83,6 +102,13 @@ def main() -> None:
     parser.add_argument(
         "--single-face", action="store_true", help="name each face alone (no profile)"
     )
+    parser.add_argument(
+        "--kelvin",
+        type=float,
+        nargs="+",
+        default=None,
+        help="sweep the lamp over these colour temperatures instead of --lights",
+    )
     add_record_argument(parser)
     args = parser.parse_args()
     start_recording(args.record)
@@ -91,15 +117,20 @@ def main() -> None:
         single_face(args)
         return
     args.cubes = args.cubes or 1000
+    conditions = (
+        [(f"{kelvin:.0f}K", 100 + index, kelvin) for index, kelvin in enumerate(args.kelvin)]
+        if args.kelvin
+        else [(name, LIGHTS.index(name), None) for name in args.lights]
+    )
     for size in args.sizes:
-        for light_name in args.lights:
-            rng = np.random.default_rng([args.seed, size, LIGHTS.index(light_name)])
-            exact = {"no profile": 0, "profile": 0}
-            wrong = {"no profile": 0, "profile": 0}
+        for light_name, stream, kelvin in conditions:
+            rng = np.random.default_rng([args.seed, size, stream])
+            exact = dict.fromkeys(MODES, 0)
+            wrong = dict.fromkeys(MODES, 0)
             for _ in range(args.cubes):
-                truth = random_state(rng, size)
+                truth = random_cube(size, rng)
                 color = np.array([STANDARD_FACE_COLOR[f] for f in truth])
-                light = draw_light(light_name, rng)
+                light = lamp_light(kelvin, rng) if kelvin else draw_light(light_name, rng)
                 brand = draw_brand(rng)
                 lab = render_stickers(color, light, rng, args.glare, brand)
                 solved = solved_facelets(size)
@@ -107,18 +138,23 @@ def main() -> None:
                     np.array([STANDARD_FACE_COLOR[f] for f in solved]), light, rng, 0.0, brand
                 )
                 profile = learn_profile("eval", calibration, solved)
+                stickers = classify(lab)
+                with_profile = classify(lab, profile=profile)
                 for mode, result in (
-                    ("no profile", classify(lab)),
-                    ("profile", classify(lab, profile=profile)),
+                    ("no profile", stickers),
+                    ("no profile, pieces", by_pieces(stickers, lab)),
+                    ("profile", with_profile),
+                    ("profile, pieces", by_pieces(with_profile, lab)),
                 ):
                     exact[mode] += result.facelets == truth
                     wrong[mode] += sum(a != b for a, b in zip(result.facelets, truth, strict=True))
             for mode in exact:
                 print(
-                    f"{size}x{size} {light_name:6s} {mode:10s}: "
+                    f"{size}x{size} {light_name:6s} {mode:18s}: "
                     f"{100 * exact[mode] / args.cubes:6.2f}% cubes exact, "
                     f"{100 * wrong[mode] / (args.cubes * 6 * size * size):.3f}% stickers wrong "
-                    f"({args.cubes} cubes, glare rate {args.glare})"
+                    f"({args.cubes} cubes, glare rate {args.glare})",
+                    flush=True,
                 )
 
 

@@ -316,11 +316,46 @@ def cluster_cube(lab: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np
 
 def _log_likelihood(features: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Student-t log-likelihood of every sticker under every cluster (shrunk covariances)."""
+    return color_log_likelihood(features, labels)
+
+
+def color_log_likelihood(
+    features: np.ndarray, labels: np.ndarray, mask: np.ndarray | None = None
+) -> np.ndarray:
+    """Student-t log-likelihood of every reading under each of six colours fitted to labels.
+
+    Each colour's mean and covariance are fitted to the readings given it (only those where
+    ``mask`` holds, when given); the covariances are shrunk towards the pooled isotropic
+    spread (at least :data:`_MIN_SPREAD`), so a colour with few readings stays sensible.
+
+    Parameters
+    ----------
+    features
+        (M, 3) readings (CIELAB, or the clustering's features).
+    labels
+        (M,) colour of each reading, 0 to 5; every colour must have a reading the mask keeps.
+    mask
+        Readings to fit the colours to; None for all of them.
+
+    Returns
+    -------
+    numpy.ndarray
+        (M, 6) log-likelihood of every reading under every colour.
+
+    Examples
+    --------
+    >>> lab = np.repeat(np.arange(6.0)[:, None] * [10.0, 0.0, 0.0], 4, axis=0)
+    >>> ll = color_log_likelihood(lab, np.repeat(np.arange(6), 4))
+    >>> ll.argmax(axis=1).reshape(6, 4)[:, 0].tolist()
+    [0, 1, 2, 3, 4, 5]
+    """
     one_hot = labels[:, None] == np.arange(6)[None, :]
+    if mask is not None:
+        one_hot &= mask[:, None]
     counts = one_hot.sum(axis=0)
-    means = (one_hot.T @ features) / counts[:, None]
-    resid = features - means[labels]
-    pooled = max(float(np.mean(resid**2)), _MIN_SPREAD**2)
+    means = (one_hot.T @ features) / np.maximum(counts, 1)[:, None]
+    resid = (features - means[labels]) * one_hot.any(axis=1)[:, None]
+    pooled = max(float((resid**2).sum() / max(3 * counts.sum(), 1)), _MIN_SPREAD**2)
     scatter = (one_hot.T[:, None, :] * resid.T[None, :, :]) @ resid
     # Shrink each cluster's own covariance towards the pooled isotropic one.
     prior_weight = 6.0

@@ -48,6 +48,7 @@ from cubescan.calibration.palette import (
 )
 from cubescan.calibration.profile import Profile
 from cubescan.solver.facelets import faces_from_dlb_corner
+from cubescan.solver.geometry import face_normal, face_of_normal, rotation_matrices
 
 # After white balance, a colour whose hue is farther than this (degrees) from its palette
 # colour, or a "colour" with less chroma than _MIN_CHROMA, does not match the standard scheme.
@@ -58,6 +59,7 @@ from cubescan.solver.facelets import faces_from_dlb_corner
 _STANDARD_MAX_HUE = 40.0
 _MIN_CHROMA = 12.0
 _CAST_MAX_HUE = 120.0
+_COLOR_OF_STANDARD_FACE = {face: color for color, face in STANDARD_FACE_OF_COLOR.items()}
 # Typical residual (log cone response) of a sticker around its face's light model: reading
 # noise plus sticker-to-sticker dye differences; larger residuals are reweighted (Cauchy).
 _GAIN_RESIDUAL = 0.1
@@ -288,6 +290,60 @@ def _palette_fit(means: np.ndarray) -> tuple[np.ndarray, bool, int]:
         odd.size == 1 and hue_gap[odd[0]] <= _CAST_MAX_HUE and chroma[odd[0]] >= _MIN_CHROMA
     )
     return assignment, bool(plausible), white
+
+
+# A colour of the standard scheme recognised through the cube's own structure (which colours
+# are opposite, the corners' handedness) may be this washed out: a warm lamp with flare.
+_MIN_CHROMA_BY_STRUCTURE = 5.0
+
+
+def standard_names_by_faces(means: object) -> tuple[str, ...] | None:
+    """The standard scheme's colour names for a real cube's six face colours, if they fit.
+
+    The face letters of a real cube (odd: its centres; even: its corners) fix which colours
+    are opposite and the scheme's handedness, so only the 24 ways of holding the standard
+    scheme remain: the one whose colours' hues (after balancing to the colour it calls
+    white) fit best is taken when each is within the hue bound of the palette test (one
+    colour within the cast bound) and chromatic, if only faintly.
+
+    Parameters
+    ----------
+    means
+        (6, 3) mean CIELAB reading of each face letter's colour, URFDLB order.
+
+    Returns
+    -------
+    tuple of str or None
+        The colour name of each face letter (URFDLB order), or None when no way of holding
+        the standard scheme fits.
+
+    Examples
+    --------
+    >>> from cubescan.calibration.palette import PALETTE_LAB
+    >>> means = PALETTE_LAB[[1, 2, 5, 0, 3, 4]]  # turned over: yellow up, blue in front
+    >>> standard_names_by_faces(means)
+    ('yellow', 'red', 'blue', 'white', 'orange', 'green')
+    """
+    means = np.asarray(means, dtype=float)
+    best_cost, best = np.inf, None
+    for matrix in rotation_matrices():
+        shown = [face_of_normal(matrix @ face_normal(face)) for face in FACES]
+        names = tuple(_COLOR_OF_STANDARD_FACE[face] for face in shown)
+        palette = [PALETTE_NAMES.index(name) for name in names]
+        white = palette.index(0)
+        balanced = adapt_to_whites(means, means[[white]], target_l=PALETTE_LAB[0, 0])[0]
+        gap = _hue_cost(balanced, PALETTE_LAB)[np.arange(6), palette]
+        gap -= 0.5 * np.abs(balanced[:, 0] - PALETTE_LAB[palette, 0])
+        chroma = np.hypot(balanced[:, 1], balanced[:, 2])
+        others = np.arange(6) != white
+        cost = float(gap[others].sum())
+        odd = np.flatnonzero(others & (gap > _STANDARD_MAX_HUE))
+        fits = (chroma[others] >= _MIN_CHROMA_BY_STRUCTURE).all() and (
+            odd.size == 0 or (odd.size == 1 and gap[odd[0]] <= _CAST_MAX_HUE)
+        )
+        if fits and cost < best_cost:
+            best_cost, best = cost, names
+    return best
 
 
 def _even_faces(labels: np.ndarray, size: int, names: tuple[str, ...], standard: bool) -> list[str]:

@@ -24,6 +24,8 @@ from cubescan.calibration.colorspace import (
     rgb_to_lab,
     srgb_to_linear,
 )
+from cubescan.solver.cubie import random_state
+from cubescan.synth.specs import scramble
 
 #: Official sticker colours (sRGB 0..255) in the order white, yellow, red, orange, green, blue.
 STICKER_SRGB = np.array(
@@ -42,7 +44,10 @@ STICKER_SRGB = np.array(
 #: D yellow, L orange, B blue), as indices into :data:`STICKER_SRGB`.
 STANDARD_FACE_COLOR = {"U": 0, "R": 2, "F": 4, "D": 1, "L": 3, "B": 5}
 
-LIGHTS = ("warm", "cool", "dim", "mixed")
+LIGHTS = ("warm", "cool", "dim", "mixed", "lamp")
+
+#: Range of the colour temperature (kelvin) the ``"lamp"`` light leaves on the photo.
+LAMP_KELVIN = (3000.0, 4200.0)
 
 
 @dataclass(frozen=True)
@@ -61,12 +66,20 @@ class Light:
         Standard deviation of a sticker reading's sensor noise in linear RGB at unit gain
         (the reading is a median over a patch of pixels, so this is well below pixel noise;
         it grows with the square root of the gain in dim light).
+    flare
+        Veiling light added to every sticker, as a share of what a white sticker reflects
+        (lens flare, a glossy finish under a broad lamp): it washes colours out.
+    saturation
+        The camera's colour saturation: each reading moves towards its own luminance by
+        ``1 - saturation`` (1 leaves it as it is).
     """
 
     name: str
     kelvin: tuple[float, ...]
     exposure: float
     noise: float
+    flare: float = 0.0
+    saturation: float = 1.0
 
 
 def draw_light(name: str, rng: np.random.Generator) -> Light:
@@ -77,7 +90,11 @@ def draw_light(name: str, rng: np.random.Generator) -> Light:
     name
         ``"warm"`` (2700 K incandescent), ``"cool"`` (6500 K daylight lamp), ``"dim"``
         (4000 K at a quarter of the exposure: low signal, strong noise) or ``"mixed"``
-        (each face under its own light between 2700 K and 6500 K, e.g. lamp plus window).
+        (each face under its own light between 2700 K and 6500 K, e.g. lamp plus window) or
+        ``"lamp"`` (a warm desk lamp the camera half corrects: a cast of
+        :data:`LAMP_KELVIN`, flare and low saturation that wash the colours out and an
+        exposure that clips white, so that white reads pale yellow; see
+        :func:`lamp_light`).
     rng
         Random generator.
 
@@ -100,7 +117,41 @@ def draw_light(name: str, rng: np.random.Generator) -> Light:
     if name == "mixed":
         kelvins = tuple(float(k) for k in rng.uniform(2700.0, 6500.0, size=6))
         return Light(name, kelvins, float(rng.uniform(0.5, 1.0)), 0.002)
+    if name == "lamp":
+        return lamp_light(float(rng.uniform(*LAMP_KELVIN)), rng)
     raise ValueError(f"unknown light {name!r}; expected one of {', '.join(LIGHTS)}")
+
+
+def lamp_light(kelvin: float, rng: np.random.Generator) -> Light:
+    """A warm, washed-out lamp that leaves a cast of ``kelvin`` on the photo.
+
+    The light of a colour-temperature sweep: one cast for all six faces, veiling flare of
+    5..15 % of white, a camera saturation of 0.5..0.8 and an exposure of 1.0..1.5 (white
+    and the palest yellows clip towards the top of the 8-bit range, where they differ
+    least). At a few thousand kelvin white reads pale yellow and yellow not much more so.
+
+    Parameters
+    ----------
+    kelvin
+        Colour temperature of the cast left on the photo (after whatever white balance
+        the camera did).
+    rng
+        Random generator (draws the exposure, flare and saturation).
+
+    Returns
+    -------
+    Light
+        A light named ``"lamp"``.
+
+    Examples
+    --------
+    >>> light = lamp_light(3500.0, np.random.default_rng(0))
+    >>> light.kelvin[0], 0.5 <= light.saturation <= 0.8
+    (3500.0, True)
+    """
+    exposure = float(rng.uniform(1.0, 1.5))
+    flare = float(rng.uniform(0.05, 0.15))
+    return Light("lamp", (kelvin,) * 6, exposure, 0.002, flare, float(rng.uniform(0.5, 0.8)))
 
 
 def draw_brand(rng: np.random.Generator) -> np.ndarray:
@@ -179,7 +230,9 @@ def render_stickers(
         light_rgb[rows] = cast @ np.ones(3)
     # Auto exposure targets the brightest channel of white; low light means high gain.
     gain = 1.0 / max(light.exposure, 1e-3)
-    signal = linear * shading[:, None] * light.exposure
+    signal = (linear + light.flare * light_rgb) * shading[:, None] * light.exposure
+    luminance = signal @ RGB_TO_XYZ[1]
+    signal = luminance[:, None] + light.saturation * (signal - luminance[:, None])
     noise_sd = light.noise * np.sqrt(gain)
     camera = (signal + rng.normal(0.0, noise_sd, size=signal.shape)) * min(gain, 1.6)
     # A highlight the sampler could not reject: light of the lamp's colour added on top.
@@ -224,6 +277,35 @@ def render_cube(facelets: str, light: str, rng: np.random.Generator) -> np.ndarr
     """
     index = np.array([STANDARD_FACE_COLOR[letter] for letter in facelets])
     return render_stickers(index, draw_light(light, rng), rng)
+
+
+def random_cube(size: int, rng: np.random.Generator) -> str:
+    """A random real cube of any size, in face letters (standard orientation).
+
+    A 2x2 or 3x3 is drawn uniformly (:func:`cubescan.solver.cubie.random_state`); a bigger
+    cube is scrambled by ``25 * N`` random outer and wide turns
+    (:func:`cubescan.synth.specs.scramble`), which mixes every orbit.
+
+    Parameters
+    ----------
+    size
+        N, 2..7.
+    rng
+        Random generator.
+
+    Returns
+    -------
+    str
+        6*N*N face letters, facelet order.
+
+    Examples
+    --------
+    >>> len(random_cube(5, np.random.default_rng(0)))
+    150
+    """
+    if size <= 3:
+        return random_state(rng, size)
+    return scramble(rng, size, 25 * size)[0]
 
 
 def random_color_layout(size: int, rng: np.random.Generator) -> np.ndarray:

@@ -40,6 +40,7 @@ import numpy as np
 from cubescan.calibration.light import balance_photos, relight_misfits
 from cubescan.calibration.naming import classify
 from cubescan.calibration.palette import Classification, ColorInfo, colors_json
+from cubescan.calibration.piece_naming import name_by_pieces, needs_piece_naming
 from cubescan.calibration.profile import Profile
 from cubescan.calibration.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from cubescan.errors import BadInputError
@@ -310,11 +311,13 @@ class _Reading:
 
 @dataclass(frozen=True, eq=False)
 class _Named:
-    """One way of naming the cube's colours: the classification and each photo's symbols."""
+    """One way of naming the cube's colours: the classification and each photo's symbols,
+    with the readings named (photo order)."""
 
     classification: Classification
     symbols: dict[str, str]
     readings: tuple[str, ...]
+    lab: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,19 +329,50 @@ class _Assembled:
 
 
 def _named(lab: np.ndarray, size: int, profile: Profile | None) -> _Named:
-    classification = classify(lab, profile=profile)
+    return _with_symbols(classify(lab, profile=profile), lab)
+
+
+def _with_symbols(classification: Classification, lab: np.ndarray) -> _Named:
     symbols = _symbols(classification)
-    per_face = size * size
+    per_face = classification.size**2
     readings = tuple(
         "".join(symbols[x] for x in classification.facelets[p * per_face : (p + 1) * per_face])
         for p in range(6)
     )
-    return _Named(classification, symbols, readings)
+    return _Named(classification, symbols, readings, lab)
 
 
 def _assembled(named: _Named, orientation: str) -> _Assembled:
     assembly = assemble(named.readings, orientation)
-    return _Assembled(assembly, _reordered(named.classification, assembly, named.symbols))
+    ordered = _reordered(named.classification, assembly, named.symbols)
+    return _by_pieces(named, _Assembled(assembly, ordered), orientation)
+
+
+def _by_pieces(named: _Named, assembled: _Assembled, orientation: str) -> _Assembled:
+    """The assembled cube's colours named as its pieces demand
+    (:func:`cubescan.calibration.piece_naming.name_by_pieces`), assembled again when that
+    changed them; the pieces are only known once the photos are placed."""
+    ordered = assembled.ordered
+    if not needs_piece_naming(ordered):
+        return assembled
+    index = _final_index(assembled.assembly, ordered.size)
+    lab = np.empty_like(named.lab)
+    lab[index] = named.lab
+    pieces = name_by_pieces(ordered, lab)
+    if pieces.facelets == ordered.facelets:
+        return replace(assembled, ordered=pieces)
+    # Back to photo order, as the photos were named, and placed again with the new names.
+    in_photos = Classification(
+        ordered.size,
+        "".join(pieces.facelets[i] for i in index),
+        pieces.colors,
+        pieces.confidence[index],
+        pieces.log_likelihood[index],
+        pieces.standard,
+    )
+    renamed = _with_symbols(in_photos, named.lab)
+    assembly = assemble(renamed.readings, orientation)
+    return _Assembled(assembly, _reordered(renamed.classification, assembly, renamed.symbols))
 
 
 def _repaired(assembled: _Assembled) -> _Reading:

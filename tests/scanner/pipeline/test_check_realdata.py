@@ -33,6 +33,20 @@ def test_photos_as_given_give_the_exact_state(realdata, tracker_cubes, size, tab
     assert report.valid
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "issue 52, open: its clipped photos give some yellow stickers the very pixels of "
+        "white ones (BGR 250,252,247 against 252,252,247); the pieces settle the corners "
+        "but not every wing and centre"
+    ),
+)
+def test_the_5x5_under_the_rig_lamp_gives_the_exact_state(realdata, tracker_cubes):
+    cube = tracker_cubes[5]
+    report, _ = check_images([folder_of(realdata, cube)], orientation="net", solve=False)
+    assert report.facelets == cube["facelets"]
+
+
 def test_3x3_in_any_orientation_mode_is_exact(realdata, tracker_cubes, table_cache):
     cube = tracker_cubes[3]
     report, _ = check_images([folder_of(realdata, cube)])
