@@ -189,6 +189,13 @@ def check(
             )
         elif report.ambiguity_note:
             console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
+        if report.valid and report.unsure_stickers:
+            unsure = report.unsure_stickers
+            console.print(
+                f"[yellow]Unsure:[/] {len(unsure)} sticker(s) could be read as another colour "
+                f"({', '.join(unsure[:12])}{', ...' if len(unsure) > 12 else ''}); look at "
+                "them before trusting this cube, or photograph those faces again in even light."
+            )
         if report.solution is not None:
             console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "
                           f"{format_moves(report.solution)}")  # fmt: skip

@@ -40,7 +40,7 @@ import numpy as np
 from cubescan.calibration.light import balance_photos, relight_misfits
 from cubescan.calibration.naming import classify
 from cubescan.calibration.palette import Classification, ColorInfo, colors_json
-from cubescan.calibration.piece_naming import name_by_pieces, needs_piece_naming
+from cubescan.calibration.piece_naming import UNSURE, name_by_pieces, needs_piece_naming
 from cubescan.calibration.profile import Profile
 from cubescan.calibration.repair import PHYSICAL_FAULTS, Repair, RepairResult, repair
 from cubescan.errors import BadInputError
@@ -51,7 +51,7 @@ from cubescan.scanner.output.report_html import thumbnail_data_uri
 from cubescan.scanner.pipeline.photos import FacePhoto, order_photos, read_cube_photos
 from cubescan.scanner.sides import SideSamples, weigh_alternatives
 from cubescan.solver.facelets import CubeState
-from cubescan.solver.geometry import FACES
+from cubescan.solver.geometry import FACES, cube_geometry
 from cubescan.solver.moves import Move, format_moves, size_from_length
 from cubescan.solver.validate import ValidationReport, validate
 
@@ -156,8 +156,16 @@ class CubeReport:
             )
         )
 
+    @property
+    def unsure_stickers(self) -> tuple[str, ...]:
+        """Stickers whose colour the reading could not settle (confidence under
+        :data:`cubescan.calibration.piece_naming.UNSURE`), by facelet name (``"U5"``): a
+        valid cube with any of them may be a different cube, so a person should look."""
+        name = cube_geometry(self.size).facelet_name
+        return tuple(name(int(i)) for i in np.flatnonzero(self.confidence < UNSURE))
+
     def to_dict(self) -> dict:
-        """The JSON report of DESIGN.md.
+        """The JSON report of docs/design.md.
 
         Returns
         -------
@@ -168,7 +176,8 @@ class CubeReport:
             ``{"name", "lab"}``), ``confidence`` (per sticker, 3 decimals), ``repairs``,
             ``repair_note``, ``solution`` (WCA text, or None), ``solution_note``,
             ``photos`` (``source``, ``face``, ``quarter_turns`` each), ``ambiguous``,
-            ``ambiguous_faces``, ``alternatives`` and ``ambiguity_note``.
+            ``ambiguous_faces``, ``alternatives``, ``ambiguity_note`` and ``unsure``
+            (:attr:`unsure_stickers`).
 
         Examples
         --------
@@ -179,8 +188,8 @@ class CubeReport:
         >>> data = cube_report([lab[9 * f : 9 * f + 9] for f in range(6)], solve=False).to_dict()
         >>> data["valid"], data["colors"]["U"]["name"], data["solution"], data["solution_note"]
         (True, 'white', None, 'not asked for')
-        >>> data["photos"][1], len(data["confidence"])
-        ({'source': 'photo 2', 'face': 'R', 'quarter_turns': 0}, 54)
+        >>> data["photos"][1], len(data["confidence"]), data["unsure"]
+        ({'source': 'photo 2', 'face': 'R', 'quarter_turns': 0}, 54, [])
         """
         data = self.validation.to_dict()
         data.update(
@@ -202,6 +211,7 @@ class CubeReport:
                 "ambiguous_faces": list(self.ambiguous_faces),
                 "alternatives": list(self.alternatives),
                 "ambiguity_note": self.ambiguity_note,
+                "unsure": list(self.unsure_stickers),
             }
         )
         return data

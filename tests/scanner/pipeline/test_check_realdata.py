@@ -47,6 +47,17 @@ def test_the_5x5_under_the_rig_lamp_gives_the_exact_state(realdata, tracker_cube
     assert report.facelets == cube["facelets"]
 
 
+def test_a_misread_5x5_is_not_presented_as_certain(realdata, tracker_cubes):
+    # While the 5x5 is not read exactly, its reading must not pass as sure: stickers are
+    # named as unsure, and the command line says so beside the verdict.
+    folder = folder_of(realdata, tracker_cubes[5])
+    report, _ = check_images([folder], orientation="net", solve=False)
+    if report.facelets != tracker_cubes[5]["facelets"]:
+        assert report.unsure_stickers
+        result = CliRunner().invoke(main, ["check", "--orientation", "net", str(folder)])
+        assert "Unsure:" in result.stdout
+
+
 def test_3x3_in_any_orientation_mode_is_exact(realdata, tracker_cubes, table_cache):
     cube = tracker_cubes[3]
     report, _ = check_images([folder_of(realdata, cube)])
