@@ -9,16 +9,10 @@ representative, and a state ``(flip-slice, twist)`` has the same distance as
 ``(representative, twist conjugated by that symmetry)``. One entry per class and twist
 gives 140,908,410 entries.
 
-Each entry holds the distance mod 3 in 2 bits (35 MB): a move changes the distance by
-at most one, so knowing a state's exact distance, a neighbour's mod-3 value gives its
-exact distance; the start of a search walks down to 0 once (:func:`exact_distance`) to
-learn its own.
-
-The table is filled breadth-first with numba over all entries at once: from the
-frontier while it is small, then backwards (each unvisited entry looks for a neighbour
-on the frontier). When a class's representative is its own image under some
-symmetries, its entries for twists that those symmetries exchange are equivalent, and
-the forward step fills them together.
+Each entry holds the distance mod 3 in 2 bits (35 MB); the table is built and read as
+described in :mod:`cubescan.solver.symtable`. A search knows the exact distance of the
+state it expands, so a neighbour's value mod 3 gives the neighbour's exact distance;
+the start of a search walks down to 0 once (:func:`exact_distance`) to learn its own.
 
 Examples
 --------
@@ -34,13 +28,14 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from cubescan.solver import coords
-from cubescan.solver.symmetry import SYMMETRY_COUNT, conjugation_table
+from cubescan.solver.symmetry import conjugation_table
+from cubescan.solver.symtable import mod3_at, mod3_distance_table, symmetry_classes
 
 N_FLIPSLICE = coords.N_SLICE * coords.N_FLIP
 """Flip-slice pairs ``slice * 2048 + flip``."""
@@ -60,8 +55,6 @@ PHASE1_TABLE_NAMES = (
     "phase1_mod3",
 )
 """The arrays :func:`build_phase1_tables` makes."""
-
-_EMPTY = 255
 
 
 def flipslice_classes(move_slice: np.ndarray, move_flip: np.ndarray) -> dict[str, np.ndarray]:
@@ -90,16 +83,12 @@ def flipslice_classes(move_slice: np.ndarray, move_flip: np.ndarray) -> dict[str
     >>> len(classes["flipslice_rep"])  # doctest: +SKIP
     64430
     """
-    conj = conjugation_table(move_slice, move_flip)
-    smallest = conj.min(axis=1)
-    reps, classes = np.unique(smallest, return_inverse=True)
-    syms = np.argmin(conj, axis=1)
-    stabilizer = ((conj[reps] == reps[:, None]) * (1 << np.arange(SYMMETRY_COUNT))).sum(axis=1)
+    classes = symmetry_classes(conjugation_table(move_slice, move_flip))
     return {
-        "flipslice_class": classes.astype(np.uint16),
-        "flipslice_sym": syms.astype(np.uint8),
-        "flipslice_rep": reps.astype(np.uint32),
-        "flipslice_stabilizer": stabilizer.astype(np.uint16),
+        "flipslice_class": classes["class"].astype(np.uint16),
+        "flipslice_sym": classes["sym"].astype(np.uint8),
+        "flipslice_rep": classes["rep"].astype(np.uint32),
+        "flipslice_stabilizer": classes["stabilizer"].astype(np.uint16),
     }
 
 
@@ -129,30 +118,6 @@ def entry_index(twist, flip, slice_, flipslice_class, flipslice_sym, twist_conj)
     """
     pair = slice_ * 2048 + flip
     return np.int64(flipslice_class[pair]) * 2187 + twist_conj[twist, flipslice_sym[pair]]
-
-
-@njit(cache=True, nogil=True)
-def mod3_at(packed, index):
-    """Distance mod 3 stored for one entry (2 bits each, four to a byte).
-
-    Parameters
-    ----------
-    packed
-        The ``phase1_mod3`` array.
-    index
-        An :func:`entry_index`.
-
-    Returns
-    -------
-    int
-        0, 1 or 2.
-
-    Examples
-    --------
-    >>> int(mod3_at(np.array([0b11100100], dtype=np.uint8), 2))
-    2
-    """
-    return (packed[index >> 2] >> ((index & 3) * 2)) & 3
 
 
 @njit(cache=True, nogil=True)
@@ -215,66 +180,11 @@ def exact_distance(
     return steps
 
 
-@njit(cache=True, parallel=True)
-def _bfs_level(depth, level, forward, reps, classes, syms, stabilizers, moves):
-    """One breadth-first level over the byte-per-entry table; returns nothing."""
-    move_flip, move_slice, move_twist, twist_conj = moves
-    for c in prange(len(reps)):
-        pair = reps[c]
-        slc = pair // 2048
-        flip = pair % 2048
-        to_class = np.empty(18, dtype=np.int64)
-        to_sym = np.empty(18, dtype=np.int64)
-        for m in range(18):
-            pair2 = move_slice[slc, m] * 2048 + move_flip[flip, m]
-            to_class[m] = classes[pair2]
-            to_sym[m] = syms[pair2]
-        base = np.int64(c) * 2187
-        for tw in range(2187):
-            here = depth[base + tw]
-            if forward:
-                if here != level:
-                    continue
-                for m in range(18):
-                    c2 = to_class[m]
-                    tw2 = twist_conj[move_twist[tw, m], to_sym[m]]
-                    index = c2 * 2187 + tw2
-                    if depth[index] != _EMPTY:
-                        continue
-                    depth[index] = level + 1
-                    mask = stabilizers[c2]
-                    if mask != 1:
-                        # Twists that a symmetry of the representative exchanges.
-                        for t in range(1, 16):
-                            if (mask >> t) & 1:
-                                twin = c2 * 2187 + twist_conj[tw2, t]
-                                if depth[twin] == _EMPTY:
-                                    depth[twin] = level + 1
-            else:
-                if here != _EMPTY:
-                    continue
-                for m in range(18):
-                    tw2 = twist_conj[move_twist[tw, m], to_sym[m]]
-                    if depth[to_class[m] * 2187 + tw2] == level:
-                        depth[base + tw] = level + 1
-                        break
-
-
-@njit(cache=True, parallel=True)
-def _pack_mod3(depth):
-    packed = np.zeros((len(depth) + 3) // 4, dtype=np.uint8)
-    for i in prange(len(packed)):
-        byte = 0
-        for k in range(4):
-            j = 4 * i + k
-            if j < len(depth):
-                byte |= (depth[j] % 3) << (2 * k)
-        packed[i] = byte
-    return packed
-
-
 def build_phase1_tables(
-    move_twist: np.ndarray, move_flip: np.ndarray, move_slice: np.ndarray
+    move_twist: np.ndarray,
+    move_flip: np.ndarray,
+    move_slice: np.ndarray,
+    on_level: Callable[[int], None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Build the symmetry classes and the mod-3 distance table.
 
@@ -282,6 +192,8 @@ def build_phase1_tables(
     ----------
     move_twist, move_flip, move_slice
         Move tables ``(2187, 18)``, ``(2048, 18)`` and ``(495, 18)``.
+    on_level
+        Called with each distance as the breadth-first search finishes it.
 
     Returns
     -------
@@ -302,30 +214,20 @@ def build_phase1_tables(
     """
     out = flipslice_classes(move_slice, move_flip)
     out["twist_conj"] = conjugation_table(move_twist).astype(np.uint16)
-    moves = (
-        np.ascontiguousarray(move_flip, dtype=np.int32),
-        np.ascontiguousarray(move_slice, dtype=np.int32),
-        np.ascontiguousarray(move_twist, dtype=np.int32),
-        np.ascontiguousarray(out["twist_conj"], dtype=np.int32),
-    )
     reps = out["flipslice_rep"].astype(np.int64)
-    classes = out["flipslice_class"].astype(np.int32)
-    syms = out["flipslice_sym"].astype(np.int32)
-    stabilizers = out["flipslice_stabilizer"].astype(np.int64)
-    depth = np.full(len(reps) * coords.N_TWIST, _EMPTY, dtype=np.uint8)
-    depth[0] = 0
-    filled, level = 1, 0
-    frontier = 1
-    while filled < len(depth):
-        # Forward costs 18 look-ups per frontier entry; backward stops at the first hit.
-        forward = 6 * frontier < len(depth) - filled
-        _bfs_level(depth, level, forward, reps, classes, syms, stabilizers, moves)
-        frontier = int(np.count_nonzero(depth == level + 1))
-        if frontier == 0:
-            break
-        filled += frontier
-        level += 1
-    out["phase1_mod3"] = _pack_mod3(depth)
+    moved = (
+        move_slice[reps // coords.N_FLIP].astype(np.int64) * coords.N_FLIP
+        + move_flip[reps % coords.N_FLIP]
+    )
+    out["phase1_mod3"] = mod3_distance_table(
+        out["flipslice_class"][moved],
+        out["flipslice_sym"][moved],
+        tuple(range(coords.N_MOVES)),
+        out["flipslice_stabilizer"],
+        move_twist,
+        out["twist_conj"],
+        on_level,
+    )
     return out
 
 

@@ -13,8 +13,10 @@ by the shortest phase 2 (IDA* too), and the search goes on with longer phase-1
 solutions as long as they can give a shorter total, until the total is at most the
 target length, the caller stops it, or every phase-1 length that could still give a
 shorter total has been tried, or the total reaches the lower bound. Phase 1 is pruned
-with its exact distance. (Phase 2 is capped at :data:`PHASE2_CAP` moves, so an
-exhausted search is not a proof of optimality.)
+with its exact distance (:mod:`cubescan.solver.phase1`), phase 2 with the exact distance
+of its corners and U-D edges (:mod:`cubescan.solver.phase2`) and with the corners and
+the U-D edges each beside the slice edges. (Phase 2 is capped at :data:`PHASE2_CAP`
+moves, so an exhausted search is not a proof of optimality.)
 
 The compiled kernel runs without the GIL in a worker thread and polls a stop flag
 every few thousand nodes, so a timeout or Ctrl-C in the calling thread ends it
@@ -39,9 +41,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from cubescan.solver import coords
+from cubescan.solver import coords, phase2
 from cubescan.solver.cubie import CubieCube
 from cubescan.solver.phase1 import entry_index, exact_distance, mod3_at
+from cubescan.solver.symtable import next_distance
 from cubescan.solver.tables import load_tables
 
 MAX_TOTAL = 40
@@ -77,6 +80,10 @@ _TABLE_ORDER = (
     "prune_corners_slice_perm",
     "prune_ud_edges_slice_perm",
     "prune_corners",
+    "phase2_mod3",
+    "corners_class",
+    "corners_sym",
+    "ud_edges_conj",
 )
 
 # Indices into the kernel's int64 ``state`` array (shared with the calling thread).
@@ -174,11 +181,17 @@ _PHASE2_MOVE_LIST = np.array(coords.PHASE2_MOVES, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, stop):
+def _phase2_index(tables, corners, ud):
+    return phase2.entry_index(corners, ud, tables[17], tables[18], tables[19])
+
+
+@njit(cache=True, nogil=True)
+def _phase2(tables, start_row, depth, togo, path, stack, state, stop):
     """Depth-limited phase-2 search; 1 = solved, 0 = not at this length, 2 = stopped.
 
-    An explicit stack instead of recursion: numba's on-disk cache does not handle
-    recursive functions reliably.
+    ``stack`` rows: corners, ud_edges, slice_perm, next move to try, exact distance of
+    corners and U-D edges together. An explicit stack instead of recursion: numba's
+    on-disk cache does not handle recursive functions reliably.
     """
     move_corners = tables[5]
     move_ud = tables[6]
@@ -186,14 +199,12 @@ def _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, st
     prune_c = tables[13]
     prune_e = tables[14]
     moves = _PHASE2_MOVE_LIST
-    stack[0, 0] = corners
-    stack[0, 1] = ud
-    stack[0, 2] = slice_perm
+    stack[0, :] = start_row
     stack[0, 3] = 0
     level = 0
     while level >= 0:
         if level == togo:
-            # Both bounds were below 1, so corners, edges and slice are all solved.
+            # Every bound was below 1, so corners, edges and slice are all solved.
             return 1
         i = stack[level, 3]
         if i == 10:
@@ -211,6 +222,9 @@ def _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, st
         e2 = move_ud[stack[level, 1], move]
         if prune_e[e2 * 24 + s2] >= remaining:
             continue
+        d2 = next_distance(tables[16], _phase2_index(tables, c2, e2), stack[level, 4])
+        if d2 >= remaining:
+            continue
         if _tick(state, stop):
             return 2
         path[depth + level] = move
@@ -219,6 +233,7 @@ def _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, st
         stack[level, 1] = e2
         stack[level, 2] = s2
         stack[level, 3] = 0
+        stack[level, 4] = d2
     return 0
 
 
@@ -242,8 +257,15 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
         d_edges = tables[4][d_edges, path[i]]
     ud = tables[7][u_edges, d_edges % 24]
     bound = max(bound_c, tables[14][ud * 24 + slice_perm])
+    if bound > limit:
+        return 0
+    distance = phase2.exact_distance(
+        corners, ud, tables[16], tables[17], tables[18], tables[19], tables[5], tables[6]
+    )
+    bound = max(bound, distance)
+    start_row = np.array([corners, ud, slice_perm, 0, distance], dtype=np.int64)
     for togo in range(bound, limit + 1):
-        found = _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, stop)
+        found = _phase2(tables, start_row, depth, togo, path, stack, state, stop)
         if found == 2:
             return 1
         if found == 1:
@@ -423,7 +445,7 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
                 break
     path = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
     stack1 = np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64)
-    stack2 = np.zeros((MAX_TOTAL + 1, 4), dtype=np.int64)
+    stack2 = np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64)
     for togo1 in range(MAX_TOTAL + 1):
         if togo1 >= state[_BEST_LENGTH]:
             return
@@ -497,24 +519,24 @@ def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     Returns
     -------
     tuple of numpy.ndarray
-        The 16 arrays the kernel uses: the move tables ``move_twist`` .. ``move_ud_edges``,
-        ``merge_ud_edges``, the phase-1 distance arrays, ``move_slice`` and the three
-        ``prune_*`` tables (``move_slice_perm`` and the class representatives only
-        serve the build).
+        The 20 arrays the kernel uses: the move tables ``move_twist`` .. ``move_ud_edges``,
+        ``merge_ud_edges``, the phase-1 distance arrays, ``move_slice``, the three
+        ``prune_*`` tables and the phase-2 distance arrays (``move_slice_perm``, the
+        class representatives and stabilizers only serve the build).
 
     Raises
     ------
     KeyError
-        When one of those 16 tables is missing.
+        When one of those 20 tables is missing.
 
     Examples
     --------
     >>> len(table_tuple(load_tables()))  # doctest: +SKIP
-    16
+    20
     >>> from cubescan.solver.tables import TABLE_NAMES
     >>> order = table_tuple({name: name for name in TABLE_NAMES})  # names stand in for arrays
     >>> order[0], order[8], order[-1]
-    ('move_twist', 'phase1_mod3', 'prune_corners')
+    ('move_twist', 'phase1_mod3', 'ud_edges_conj')
     """
     return tuple(tables[name] for name in _TABLE_ORDER)
 

@@ -214,7 +214,9 @@ def conjugate_cubie(cube: CubieCube, symmetry: int) -> CubieCube:
     return facelets_to_cubie(conjugate_facelets(cubie_to_facelets(cube), symmetry))
 
 
-def conjugation_table(move_a: np.ndarray, move_b: np.ndarray | None = None) -> np.ndarray:
+def conjugation_table(
+    move_a: np.ndarray, move_b: np.ndarray | None = None, moves: tuple[int, ...] = tuple(range(18))
+) -> np.ndarray:
     """``table[x, s]``: a coordinate (or pair of coordinates) conjugated by symmetry ``s``.
 
     Found breadth-first from the solved value 0 (its own conjugate): when ``y`` is ``x``
@@ -229,6 +231,9 @@ def conjugation_table(move_a: np.ndarray, move_b: np.ndarray | None = None) -> n
     move_b
         Optional second move table ``(n_b, 18)``: the pair is the coordinate
         ``a * n_b + b``.
+    moves
+        The moves to follow (e.g. the phase-2 moves for a coordinate defined only in
+        phase 2); the symmetries must map them onto themselves.
 
     Returns
     -------
@@ -245,11 +250,11 @@ def conjugation_table(move_a: np.ndarray, move_b: np.ndarray | None = None) -> n
     if move_b is None:
         move_b = np.zeros((1, 18), dtype=np.int64)
     move_b = np.ascontiguousarray(move_b, dtype=np.int64)
-    return _conjugation_bfs(move_a, move_b, symmetry_move_table())
+    return _conjugation_bfs(move_a, move_b, symmetry_move_table(), np.array(moves, dtype=np.int64))
 
 
 @njit(cache=True)
-def _conjugation_bfs(move_a, move_b, sym_moves):
+def _conjugation_bfs(move_a, move_b, sym_moves, moves):
     n_a, n_b = len(move_a), len(move_b)
     table = np.full((n_a * n_b, SYMMETRY_COUNT), -1, dtype=np.int32)
     table[0, :] = 0
@@ -260,7 +265,7 @@ def _conjugation_bfs(move_a, move_b, sym_moves):
         x = queue[head]
         head += 1
         a, b = x // n_b, x % n_b
-        for m in range(18):
+        for m in moves:
             y = move_a[a, m] * n_b + move_b[b, m]
             if table[y, 0] >= 0:
                 continue
