@@ -60,6 +60,9 @@ DIRECT_DEPTH = 10
 DIRECT_NODES = 2_000_000
 """Nodes after which the direct search gives up (a few tens of milliseconds)."""
 
+_NEVER = 99
+"""Distance given to a child that is never expanded (a move that is not canonical)."""
+
 _CHECK_EVERY = 4096
 """Nodes between two looks at the stop flag."""
 
@@ -186,19 +189,42 @@ def _phase2_index(tables, corners, ud):
 
 
 @njit(cache=True, nogil=True)
-def _phase2(tables, start_row, depth, togo, path, stack, state, stop):
+def _expand_phase2(tables, row, depth, path, kids):
+    """All 10 children of a phase-2 node at once (see :func:`_expand_phase1`).
+
+    ``kids[i]`` for move ``PHASE2_MOVES[i]``: corners, ud_edges, slice_perm, exact
+    distance of corners and U-D edges, lower bound of the child (:data:`_NEVER` for a
+    move that would not be canonical).
+    """
+    for i in range(10):
+        move = _PHASE2_MOVE_LIST[i]
+        if not _allowed(path, depth, move):
+            kids[i, 4] = _NEVER
+            continue
+        c2 = tables[5][row[0], move]
+        e2 = tables[6][row[1], move]
+        s2 = tables[2][row[2], move]
+        kids[i, 0] = c2
+        kids[i, 1] = e2
+        kids[i, 2] = s2
+        kids[i, 3] = _phase2_index(tables, c2, e2)
+        kids[i, 4] = max(tables[13][c2 * 24 + s2], tables[14][e2 * 24 + s2])
+    distance = row[4]
+    for i in range(10):
+        if kids[i, 4] != _NEVER:
+            kids[i, 3] = next_distance(tables[16], kids[i, 3], distance)
+            kids[i, 4] = max(kids[i, 4], kids[i, 3])
+
+
+@njit(cache=True, nogil=True)
+def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
     """Depth-limited phase-2 search; 1 = solved, 0 = not at this length, 2 = stopped.
 
     ``stack`` rows: corners, ud_edges, slice_perm, next move to try, exact distance of
-    corners and U-D edges together. An explicit stack instead of recursion: numba's
+    corners and U-D edges together; ``kids[level]`` the children of the node at
+    ``level`` (:func:`_expand_phase2`). An explicit stack instead of recursion: numba's
     on-disk cache does not handle recursive functions reliably.
     """
-    move_corners = tables[5]
-    move_ud = tables[6]
-    move_slice = tables[2]
-    prune_c = tables[13]
-    prune_e = tables[14]
-    moves = _PHASE2_MOVE_LIST
     stack[0, :] = start_row
     stack[0, 3] = 0
     level = 0
@@ -210,35 +236,26 @@ def _phase2(tables, start_row, depth, togo, path, stack, state, stop):
         if i == 10:
             level -= 1
             continue
+        if i == 0:
+            _expand_phase2(tables, stack[level], depth + level, path, kids[level])
         stack[level, 3] = i + 1
-        move = moves[i]
-        if not _allowed(path, depth + level, move):
-            continue
-        remaining = togo - level
-        c2 = move_corners[stack[level, 0], move]
-        s2 = move_slice[stack[level, 2], move]
-        if prune_c[c2 * 24 + s2] >= remaining:
-            continue
-        e2 = move_ud[stack[level, 1], move]
-        if prune_e[e2 * 24 + s2] >= remaining:
-            continue
-        d2 = next_distance(tables[16], _phase2_index(tables, c2, e2), stack[level, 4])
-        if d2 >= remaining:
+        child = kids[level, i]
+        if child[4] >= togo - level:
             continue
         if _tick(state, stop):
             return 2
-        path[depth + level] = move
+        path[depth + level] = _PHASE2_MOVE_LIST[i]
         level += 1
-        stack[level, 0] = c2
-        stack[level, 1] = e2
-        stack[level, 2] = s2
+        stack[level, 0] = child[0]
+        stack[level, 1] = child[1]
+        stack[level, 2] = child[2]
         stack[level, 3] = 0
-        stack[level, 4] = d2
+        stack[level, 4] = child[3]
     return 0
 
 
 @njit(cache=True, nogil=True)
-def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, state, stop):
+def _start_phase2(tables, start, which, slice_perm, depth, path, best, stacks, state, stop):
     """Finish one phase-1 solution with the shortest phase 2 that beats the best so far.
 
     Returns 1 when the whole search should end (target met or stopped).
@@ -263,9 +280,14 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
         corners, ud, tables[16], tables[17], tables[18], tables[19], tables[5], tables[6]
     )
     bound = max(bound, distance)
-    start_row = np.array([corners, ud, slice_perm, 0, distance], dtype=np.int64)
+    stack, kids = stacks
+    start_row = stack[MAX_TOTAL]  # a spare row: phase 2 never gets that deep
+    start_row[0] = corners
+    start_row[1] = ud
+    start_row[2] = slice_perm
+    start_row[4] = distance
     for togo in range(bound, limit + 1):
-        found = _phase2(tables, start_row, depth, togo, path, stack, state, stop)
+        found = _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop)
         if found == 2:
             return 1
         if found == 1:
@@ -281,11 +303,40 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
 
 
 @njit(cache=True, nogil=True)
-def _phase1(tables, togo, start, distance, which, path, best, stack1, stack2, state, stop):
+def _expand_phase1(tables, row, level, path, kids):
+    """Coordinates and exact distances of all 18 children of a phase-1 node at once.
+
+    ``kids[m]``: twist, flip, slice_sorted, distance (:data:`_NEVER` for a move that
+    would not be canonical), entry index. The index look-ups of all children come first
+    and the table reads after, so that their cache misses overlap.
+    """
+    for m in range(18):
+        if not _allowed(path, level, m):
+            kids[m, 3] = _NEVER
+            continue
+        t2 = tables[0][row[0], m]
+        f2 = tables[1][row[1], m]
+        s2 = tables[2][row[2], m]
+        kids[m, 0] = t2
+        kids[m, 1] = f2
+        kids[m, 2] = s2
+        kids[m, 3] = 0
+        kids[m, 4] = entry_index(t2, f2, s2 // 24, tables[9], tables[10], tables[11])
+    distance = row[4]
+    for m in range(18):
+        if kids[m, 3] != _NEVER:
+            kids[m, 3] = next_distance(tables[8], kids[m, 4], distance)
+
+
+@njit(cache=True, nogil=True)
+def _phase1(tables, togo, start, distance, which, path, best, stacks, state, stop):
     """All phase-1 solutions of length ``togo``; returns 1 when the search should end.
 
-    ``stack1`` rows: twist, flip, slice_sorted, next move to try, exact phase-1 distance.
+    ``stacks[0]`` rows: twist, flip, slice_sorted, next move to try, exact phase-1
+    distance; ``stacks[2][level]`` holds the children of the node at ``level`` (see
+    :func:`_expand_phase1`); ``stacks[1]`` and ``stacks[3]`` are phase 2's.
     """
+    stack1, stack2, kids, kids2 = stacks
     stack1[0, 0] = start[0]
     stack1[0, 1] = start[1]
     stack1[0, 2] = start[2]
@@ -297,7 +348,16 @@ def _phase1(tables, togo, start, distance, which, path, best, stack1, stack2, st
             # A phase-1 solution ending in a move of H was already tried one move shorter.
             fresh = level == 0 or not _in_phase2_group(path[level - 1])
             if fresh and _start_phase2(
-                tables, start, which, stack1[level, 2], level, path, best, stack2, state, stop
+                tables,
+                start,
+                which,
+                stack1[level, 2],
+                level,
+                path,
+                best,
+                (stack2, kids2),
+                state,
+                stop,
             ):
                 return 1
             level -= 1
@@ -306,24 +366,21 @@ def _phase1(tables, togo, start, distance, which, path, best, stack1, stack2, st
         if move == 18:
             level -= 1
             continue
+        if move == 0:
+            _expand_phase1(tables, stack1[level], level, path, kids[level])
         stack1[level, 3] = move + 1
-        if not _allowed(path, level, move):
-            continue
-        t2 = tables[0][stack1[level, 0], move]
-        f2 = tables[1][stack1[level, 1], move]
-        s2 = tables[2][stack1[level, 2], move]
-        d2 = _next_distance(tables, stack1[level, 4], t2, f2, s2)
-        if d2 >= togo - level:
+        child = kids[level, move]
+        if child[3] >= togo - level:
             continue
         if _tick(state, stop):
             return 1
         path[level] = move
         level += 1
-        stack1[level, 0] = t2
-        stack1[level, 1] = f2
-        stack1[level, 2] = s2
+        stack1[level, 0] = child[0]
+        stack1[level, 1] = child[1]
+        stack1[level, 2] = child[2]
         stack1[level, 3] = 0
-        stack1[level, 4] = d2
+        stack1[level, 4] = child[3]
     return 0
 
 
@@ -444,8 +501,12 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
                 distinct[which] = False
                 break
     path = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
-    stack1 = np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64)
-    stack2 = np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64)
+    stacks = (
+        np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 18, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 10, 5), dtype=np.int64),
+    )
     for togo1 in range(MAX_TOTAL + 1):
         if togo1 >= state[_BEST_LENGTH]:
             return
@@ -460,8 +521,7 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
                 which,
                 path,
                 best,
-                stack1,
-                stack2,
+                stacks,
                 state,
                 stop,
             ):
