@@ -255,15 +255,14 @@ def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
 
 
 @njit(cache=True, nogil=True)
-def _start_phase2(tables, start, which, slice_perm, depth, path, best, stacks, state, stop):
+def _start_phase2(
+    tables, start, which, corners, slice_perm, depth, path, best, stacks, state, stop
+):
     """Finish one phase-1 solution with the shortest phase 2 that beats the best so far.
 
     Returns 1 when the whole search should end (target met or stopped).
     """
     limit = min(state[_BEST_LENGTH] - 1 - depth, state[_CAP])
-    corners = start[3]
-    for i in range(depth):
-        corners = tables[5][corners, path[i]]
     bound_c = tables[13][corners * 24 + slice_perm]
     if bound_c > limit:
         return 0
@@ -303,15 +302,19 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stacks, s
 
 
 @njit(cache=True, nogil=True)
-def _expand_phase1(tables, row, level, path, kids):
+def _expand_phase1(tables, row, level, remaining, path, kids):
     """Coordinates and exact distances of all 18 children of a phase-1 node at once.
 
     ``kids[m]``: twist, flip, slice_sorted, distance (:data:`_NEVER` for a move that
-    would not be canonical), entry index. The index look-ups of all children come first
-    and the table reads after, so that their cache misses overlap.
+    is not canonical, or not worth making), entry index. The index look-ups of all
+    children come first and the table reads after, so that their cache misses overlap.
+    One move from the end of phase 1, a child is kept only when its coordinates are 0
+    (no table read) and its move is not one of H's (that solution was tried one move
+    shorter).
     """
+    last = remaining == 1
     for m in range(18):
-        if not _allowed(path, level, m):
+        if not _allowed(path, level, m) or (last and _in_phase2_group(m)):
             kids[m, 3] = _NEVER
             continue
         t2 = tables[0][row[0], m]
@@ -320,8 +323,13 @@ def _expand_phase1(tables, row, level, path, kids):
         kids[m, 0] = t2
         kids[m, 1] = f2
         kids[m, 2] = s2
-        kids[m, 3] = 0
-        kids[m, 4] = entry_index(t2, f2, s2 // 24, tables[9], tables[10], tables[11])
+        if last:
+            kids[m, 3] = 0 if t2 == 0 and f2 == 0 and s2 < 24 else _NEVER
+        else:
+            kids[m, 3] = 0
+            kids[m, 4] = entry_index(t2, f2, s2 // 24, tables[9], tables[10], tables[11])
+    if last:
+        return
     distance = row[4]
     for m in range(18):
         if kids[m, 3] != _NEVER:
@@ -333,8 +341,8 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
     """All phase-1 solutions of length ``togo``; returns 1 when the search should end.
 
     ``stacks[0]`` rows: twist, flip, slice_sorted, next move to try, exact phase-1
-    distance; ``stacks[2][level]`` holds the children of the node at ``level`` (see
-    :func:`_expand_phase1`); ``stacks[1]`` and ``stacks[3]`` are phase 2's.
+    distance, corners; ``stacks[2][level]`` holds the children of the node at ``level``
+    (see :func:`_expand_phase1`); ``stacks[1]`` and ``stacks[3]`` are phase 2's.
     """
     stack1, stack2, kids, kids2 = stacks
     stack1[0, 0] = start[0]
@@ -342,15 +350,16 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
     stack1[0, 2] = start[2]
     stack1[0, 3] = 0
     stack1[0, 4] = distance
+    stack1[0, 5] = start[3]
     level = 0
     while level >= 0:
         if level == togo:
-            # A phase-1 solution ending in a move of H was already tried one move shorter.
-            fresh = level == 0 or not _in_phase2_group(path[level - 1])
-            if fresh and _start_phase2(
+            # The last move is never one of H's (_expand_phase1), but for no move at all.
+            if _start_phase2(
                 tables,
                 start,
                 which,
+                stack1[level, 5],
                 stack1[level, 2],
                 level,
                 path,
@@ -367,7 +376,7 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
             level -= 1
             continue
         if move == 0:
-            _expand_phase1(tables, stack1[level], level, path, kids[level])
+            _expand_phase1(tables, stack1[level], level, togo - level, path, kids[level])
         stack1[level, 3] = move + 1
         child = kids[level, move]
         if child[3] >= togo - level:
@@ -381,6 +390,7 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
         stack1[level, 2] = child[2]
         stack1[level, 3] = 0
         stack1[level, 4] = child[3]
+        stack1[level, 5] = tables[5][stack1[level - 1, 5], move]
     return 0
 
 
@@ -502,7 +512,7 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
                 break
     path = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
     stacks = (
-        np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 6), dtype=np.int64),
         np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64),
         np.zeros((MAX_TOTAL + 1, 18, 5), dtype=np.int64),
         np.zeros((MAX_TOTAL + 1, 10, 5), dtype=np.int64),
