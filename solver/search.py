@@ -58,7 +58,7 @@ DIRECT_DEPTH = 10
 """Longest solution looked for by the direct search before two-phase starts."""
 
 DIRECT_NODES = 2_000_000
-"""Nodes after which the direct search gives up (a few tens of milliseconds)."""
+"""Nodes after which the direct search gives up and leaves the cube to two-phase."""
 
 _NEVER = 99
 """Distance given to a child that is never expanded (a move that is not canonical)."""
@@ -622,7 +622,7 @@ def search(
     """Search for a solution of at most ``max_length`` moves: direct, then two-phase.
 
     First an IDA* over the whole cube looks for a solution of at most ``direct_depth``
-    moves (an optimal one, found in milliseconds when it exists; it gives up after
+    moves (an optimal one when it exists; it gives up after
     :data:`DIRECT_NODES` nodes); then the two-phase search runs.
 
     Parameters

@@ -73,8 +73,10 @@ class SolveResult:
     lower_bound
         No solution is shorter than this many moves (proved by the search).
     optimal
-        True when no shorter solution exists (``length == lower_bound``): always so
-        for a cube at most :data:`cubescan.solver.search.DIRECT_DEPTH` moves from solved.
+        True when no shorter solution exists (``length == lower_bound``): so for a
+        cube at most :data:`cubescan.solver.search.DIRECT_DEPTH` moves from solved, unless
+        the direct search's node budget (:data:`cubescan.solver.search.DIRECT_NODES`)
+        ran out first.
     """
 
     moves: tuple[Move, ...]
