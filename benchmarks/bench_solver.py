@@ -1,15 +1,17 @@
-"""Our two-phase solver against the `kociemba` package, side by side in one run.
+"""Our 3x3 solver against the `kociemba` package, side by side in one run.
 
-Usage: python benchmarks/bench_solver.py [--states 1000] [--seed 2024] [--max-length 20]
+Usage: python benchmarks/bench_solver.py [--states 1000] [--seeds 2024 7] [--max-length 20]
+       [--table-repeats 3] [--record]
 
 Draws uniformly random solvable 3x3 states (seeded), solves each with
 ``cubescan.solver.solve.solve`` (validation, search, proof by re-applying the moves: the full
 public call) and with ``kociemba.solve`` (C via cffi; install the ``bench`` extra:
-``pip install kociemba``), and prints per solver: median / p95 / p99 / max time, mean
-and max length, and the ratio ours/kociemba of the median time. It also measures the
-table build (into a fresh temporary cache folder) and the table load from the cache,
-each as a median over a few runs, plus the first search after start-up (numba loading
-its on-disk compiled code).
+``pip install kociemba``) on the same states, and prints per solver and seed: median /
+p95 / p99 / max time, mean and max length, and the ratios ours/kociemba of the median,
+p95 and p99. It also measures the table build (into a fresh temporary cache folder) and
+the table load from the cache, each as a median over a few runs in fresh processes, the
+size of the table file, and the first search after start-up (numba loading its on-disk
+compiled code). ``--record`` writes what it prints into docs/accuracy.md.
 """
 
 from __future__ import annotations
@@ -21,13 +23,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+from record import add_record_argument, start_recording
 
 from cubescan.solver.cache import CACHE_ENV
 from cubescan.solver.cubie import random_state
 from cubescan.solver.moves import apply_moves, parse_moves, solved_facelets
 from cubescan.solver.solve import solve
+
+PERCENTILES = (50, 95, 99)
 
 
 def summary(name: str, times: list[float], lengths: list[int]) -> str:
@@ -39,8 +45,8 @@ def summary(name: str, times: list[float], lengths: list[int]) -> str:
     )
 
 
-def time_tables(repeats: int) -> tuple[float, float]:
-    """Median first-use build and cached load times, each in a fresh process."""
+def time_tables(repeats: int) -> tuple[float, float, int]:
+    """Median first-use build and cached load times, each in a fresh process; file size."""
     script = (
         "import time\n"
         "from cubescan.solver.tables import load_tables\n"
@@ -48,7 +54,7 @@ def time_tables(repeats: int) -> tuple[float, float]:
         "load_tables(progress=False)\n"
         "print(time.perf_counter() - start)\n"
     )
-    builds, loads = [], []
+    builds, loads, size = [], [], 0
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as folder:
             env = dict(os.environ, **{CACHE_ENV: folder})
@@ -57,43 +63,17 @@ def time_tables(repeats: int) -> tuple[float, float]:
                     [sys.executable, "-c", script], env=env, capture_output=True, text=True
                 )
                 times.append(float(out.stdout))
-    return statistics.median(builds), statistics.median(loads)
+            size = sum(p.stat().st_size for p in Path(folder).glob("*.npz"))
+    return statistics.median(builds), statistics.median(loads), size
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--states", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--max-length", type=int, default=20)
-    parser.add_argument("--table-repeats", type=int, default=3)
-    args = parser.parse_args()
-
-    try:
-        import kociemba
-    except ImportError:
-        kociemba = None
-        print("kociemba is not installed (pip install kociemba): only our solver runs")
-
-    build, load = time_tables(args.table_repeats)
-    print(
-        f"tables (fresh process, after imports): first-use build {build:.2f} s, "
-        f"load from cache {load * 1000:.0f} ms (medians of {args.table_repeats})"
-    )
-
-    rng = np.random.default_rng(args.seed)
-    states = [random_state(rng) for _ in range(args.states)]
-
-    start = time.perf_counter()
-    solve(apply_moves(solved_facelets(3), "R U F"))
-    print(
-        "first solve in this process (table load + numba compiled-code load): "
-        f"{time.perf_counter() - start:.2f} s"
-    )
-
+def run_seed(seed: int, count: int, max_length: int, kociemba) -> None:
+    rng = np.random.default_rng(seed)
+    states = [random_state(rng) for _ in range(count)]
     ours_t, ours_n, theirs_t, theirs_n = [], [], [], []
     for state in states:
         start = time.perf_counter()
-        moves = solve(state, max_length=args.max_length)
+        moves = solve(state, max_length=max_length)
         ours_t.append(time.perf_counter() - start)
         ours_n.append(len(moves))
         if kociemba is not None:
@@ -105,14 +85,55 @@ def main() -> None:
                 raise SystemExit(f"kociemba returned a wrong solution for {state}")
             theirs_n.append(len(theirs_moves))
 
-    print(f"{args.states} random states, seed {args.seed}, our max_length {args.max_length}")
+    print(f"\n{count} random states, seed {seed}, our max_length {max_length}")
     print(summary("ours", ours_t, ours_n))
-    over = sum(n > args.max_length for n in ours_n)
-    print(f"{'':10s} solutions longer than {args.max_length}: {over}")
+    over = sum(n > max_length for n in ours_n)
+    print(f"{'':10s} solutions longer than {max_length}: {over}")
     if kociemba is not None:
         print(summary("kociemba", theirs_t, theirs_n))
-        ratio = statistics.median(ours_t) / statistics.median(theirs_t)
-        print(f"median time ratio ours/kociemba: {ratio:.2f}")
+        ratios = [np.percentile(ours_t, q) / np.percentile(theirs_t, q) for q in PERCENTILES]
+        print(
+            "time ratio ours/kociemba: "
+            + "  ".join(
+                f"{'median' if q == 50 else f'p{q}'} {r:.2f}"
+                for q, r in zip(PERCENTILES, ratios, strict=True)
+            )
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--states", type=int, default=1000)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[2024])
+    parser.add_argument("--max-length", type=int, default=20)
+    parser.add_argument("--table-repeats", type=int, default=3)
+    add_record_argument(parser)
+    args = parser.parse_args()
+    start_recording(args.record)
+
+    try:
+        import kociemba
+    except ImportError:
+        kociemba = None
+        print("kociemba is not installed (pip install kociemba): only our solver runs")
+
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    build, load, size = time_tables(args.table_repeats)
+    print(
+        f"tables (fresh process, after imports): first-use build {build:.2f} s, "
+        f"load from cache {load * 1000:.0f} ms (medians of {args.table_repeats}), "
+        f"file {size / 1e6:.1f} MB"
+    )
+
+    start = time.perf_counter()
+    solve(apply_moves(solved_facelets(3), "R U F D2 L' B"))
+    print(
+        "first solve in this process (table load + numba compiled-code load): "
+        f"{time.perf_counter() - start:.2f} s"
+    )
+    for seed in args.seeds:
+        run_seed(seed, args.states, args.max_length, kociemba)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

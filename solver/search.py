@@ -1,4 +1,10 @@
-"""IDA* search of the two-phase algorithm, compiled with numba.
+"""IDA* searches of the 3x3 solver, compiled with numba: direct for short solutions, then
+two-phase.
+
+A cube a few moves from solved is first searched directly: IDA* over the whole cube,
+bounded by the exact phase-1 distance of the cube seen along each of its three axes
+(:mod:`cubescan.solver.phase1`) and by the corner permutation's distance, up to
+:data:`DIRECT_DEPTH` moves. What it finds is optimal.
 
 Phase 1 brings the cube into the subgroup H = <U, D, R2, L2, F2, B2> (corner twist,
 edge flip and middle-layer membership all solved); phase 2 solves it with the moves
@@ -6,8 +12,11 @@ of H. Phase 1 is searched with increasing length; every phase-1 solution is fini
 by the shortest phase 2 (IDA* too), and the search goes on with longer phase-1
 solutions as long as they can give a shorter total, until the total is at most the
 target length, the caller stops it, or every phase-1 length that could still give a
-shorter total has been tried. (Phase 2 is capped at :data:`PHASE2_CAP` moves, so an
-exhausted search is not a proof of optimality.)
+shorter total has been tried, or the total reaches the lower bound. Phase 1 is pruned
+with its exact distance (:mod:`cubescan.solver.phase1`), phase 2 with the exact distance
+of its corners and U-D edges (:mod:`cubescan.solver.phase2`) and with the corners and
+the U-D edges each beside the slice edges. (Phase 2 is capped at :data:`PHASE2_CAP`
+moves, so an exhausted search is not a proof of optimality.)
 
 The compiled kernel runs without the GIL in a worker thread and polls a stop flag
 every few thousand nodes, so a timeout or Ctrl-C in the calling thread ends it
@@ -32,8 +41,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from cubescan.solver import coords
+from cubescan.solver import coords, phase2
 from cubescan.solver.cubie import CubieCube
+from cubescan.solver.phase1 import entry_index, exact_distance, mod3_at
+from cubescan.solver.symtable import next_distance
 from cubescan.solver.tables import load_tables
 
 MAX_TOTAL = 40
@@ -42,6 +53,15 @@ MAX_TOTAL = 40
 PHASE2_CAP = 11
 """Longest phase 2 tried after one phase-1 solution: a longer phase 2 seldom gives a short
 total, and those searches cost the most."""
+
+DIRECT_DEPTH = 10
+"""Longest solution looked for by the direct search before two-phase starts."""
+
+DIRECT_NODES = 2_000_000
+"""Nodes after which the direct search gives up and leaves the cube to two-phase."""
+
+_NEVER = 99
+"""Distance given to a child that is never expanded (a move that is not canonical)."""
 
 _CHECK_EVERY = 4096
 """Nodes between two looks at the stop flag."""
@@ -55,15 +75,22 @@ _TABLE_ORDER = (
     "move_corners",
     "move_ud_edges",
     "merge_ud_edges",
-    "prune_twist_slice",
-    "prune_flip_slice",
-    "prune_twist_flip",
+    "phase1_mod3",
+    "flipslice_class",
+    "flipslice_sym",
+    "twist_conj",
+    "move_slice",
     "prune_corners_slice_perm",
     "prune_ud_edges_slice_perm",
+    "prune_corners",
+    "phase2_mod3",
+    "corners_class",
+    "corners_sym",
+    "ud_edges_conj",
 )
 
 # Indices into the kernel's int64 ``state`` array (shared with the calling thread).
-_BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START = range(6)
+_BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START, _LOWER, _OPTIMAL, _NODE_CAP = range(9)
 
 
 @dataclass(frozen=True)
@@ -81,20 +108,52 @@ class SearchOutcome:
         found; a shorter solution may exist.
     nodes
         Search nodes visited (for benchmarks).
+    lower_bound
+        No solution is shorter than this (the largest phase-1 distance of the cubes
+        searched, or what the direct search ruled out).
+    optimal
+        True when ``moves`` is as short as a solution can be (its length is
+        ``lower_bound``).
     """
 
     moves: tuple[int, ...]
     start: int
     timed_out: bool
     nodes: int
+    lower_bound: int = 0
+    optimal: bool = False
 
 
 @njit(cache=True, nogil=True)
-def _phase1_bound(tables, twist, flip, slice_sorted):
-    slc = slice_sorted // 24
-    h = tables[8][twist * 495 + slc]
-    h = max(h, tables[9][flip * 495 + slc])
-    return max(h, tables[10][twist * 2048 + flip])
+def _phase1_exact(tables, twist, flip, slice_sorted):
+    """Exact phase-1 distance of a start (a walk down the mod-3 table)."""
+    return exact_distance(
+        twist,
+        flip,
+        slice_sorted // 24,
+        tables[8],
+        tables[9],
+        tables[10],
+        tables[11],
+        tables[0],
+        tables[1],
+        tables[12],
+    )
+
+
+@njit(cache=True, nogil=True)
+def _next_distance(tables, distance, twist, flip, slice_sorted):
+    """Exact phase-1 distance of a neighbour of a state at ``distance``.
+
+    A move changes the distance by at most one, so the stored value mod 3 tells which.
+    """
+    index = entry_index(twist, flip, slice_sorted // 24, tables[9], tables[10], tables[11])
+    step = (mod3_at(tables[8], index) - distance % 3 + 3) % 3
+    if step == 1:
+        return distance + 1
+    if step == 2:
+        return distance - 1
+    return distance
 
 
 @njit(cache=True, nogil=True)
@@ -125,65 +184,86 @@ _PHASE2_MOVE_LIST = np.array(coords.PHASE2_MOVES, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, stop):
+def _phase2_index(tables, corners, ud):
+    return phase2.entry_index(corners, ud, tables[17], tables[18], tables[19])
+
+
+@njit(cache=True, nogil=True)
+def _expand_phase2(tables, row, depth, path, kids):
+    """All 10 children of a phase-2 node at once (see :func:`_expand_phase1`).
+
+    ``kids[i]`` for move ``PHASE2_MOVES[i]``: corners, ud_edges, slice_perm, exact
+    distance of corners and U-D edges, lower bound of the child (:data:`_NEVER` for a
+    move that would not be canonical).
+    """
+    for i in range(10):
+        move = _PHASE2_MOVE_LIST[i]
+        if not _allowed(path, depth, move):
+            kids[i, 4] = _NEVER
+            continue
+        c2 = tables[5][row[0], move]
+        e2 = tables[6][row[1], move]
+        s2 = tables[2][row[2], move]
+        kids[i, 0] = c2
+        kids[i, 1] = e2
+        kids[i, 2] = s2
+        kids[i, 3] = _phase2_index(tables, c2, e2)
+        kids[i, 4] = max(tables[13][c2 * 24 + s2], tables[14][e2 * 24 + s2])
+    distance = row[4]
+    for i in range(10):
+        if kids[i, 4] != _NEVER:
+            kids[i, 3] = next_distance(tables[16], kids[i, 3], distance)
+            kids[i, 4] = max(kids[i, 4], kids[i, 3])
+
+
+@njit(cache=True, nogil=True)
+def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
     """Depth-limited phase-2 search; 1 = solved, 0 = not at this length, 2 = stopped.
 
-    An explicit stack instead of recursion: numba's on-disk cache does not handle
-    recursive functions reliably.
+    ``stack`` rows: corners, ud_edges, slice_perm, next move to try, exact distance of
+    corners and U-D edges together; ``kids[level]`` the children of the node at
+    ``level`` (:func:`_expand_phase2`). An explicit stack instead of recursion: numba's
+    on-disk cache does not handle recursive functions reliably.
     """
-    move_corners = tables[5]
-    move_ud = tables[6]
-    move_slice = tables[2]
-    prune_c = tables[11]
-    prune_e = tables[12]
-    moves = _PHASE2_MOVE_LIST
-    stack[0, 0] = corners
-    stack[0, 1] = ud
-    stack[0, 2] = slice_perm
+    stack[0, :] = start_row
     stack[0, 3] = 0
     level = 0
     while level >= 0:
         if level == togo:
-            # Both bounds were below 1, so corners, edges and slice are all solved.
+            # Every bound was below 1, so corners, edges and slice are all solved.
             return 1
         i = stack[level, 3]
         if i == 10:
             level -= 1
             continue
+        if i == 0:
+            _expand_phase2(tables, stack[level], depth + level, path, kids[level])
         stack[level, 3] = i + 1
-        move = moves[i]
-        if not _allowed(path, depth + level, move):
-            continue
-        remaining = togo - level
-        c2 = move_corners[stack[level, 0], move]
-        s2 = move_slice[stack[level, 2], move]
-        if prune_c[c2 * 24 + s2] >= remaining:
-            continue
-        e2 = move_ud[stack[level, 1], move]
-        if prune_e[e2 * 24 + s2] >= remaining:
+        child = kids[level, i]
+        if child[4] >= togo - level:
             continue
         if _tick(state, stop):
             return 2
-        path[depth + level] = move
+        path[depth + level] = _PHASE2_MOVE_LIST[i]
         level += 1
-        stack[level, 0] = c2
-        stack[level, 1] = e2
-        stack[level, 2] = s2
+        stack[level, 0] = child[0]
+        stack[level, 1] = child[1]
+        stack[level, 2] = child[2]
         stack[level, 3] = 0
+        stack[level, 4] = child[3]
     return 0
 
 
 @njit(cache=True, nogil=True)
-def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, state, stop):
+def _start_phase2(
+    tables, start, which, corners, slice_perm, depth, path, best, stacks, state, stop
+):
     """Finish one phase-1 solution with the shortest phase 2 that beats the best so far.
 
     Returns 1 when the whole search should end (target met or stopped).
     """
     limit = min(state[_BEST_LENGTH] - 1 - depth, state[_CAP])
-    corners = start[3]
-    for i in range(depth):
-        corners = tables[5][corners, path[i]]
-    bound_c = tables[11][corners * 24 + slice_perm]
+    bound_c = tables[13][corners * 24 + slice_perm]
     if bound_c > limit:
         return 0
     u_edges = start[4]
@@ -192,9 +272,21 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
         u_edges = tables[3][u_edges, path[i]]
         d_edges = tables[4][d_edges, path[i]]
     ud = tables[7][u_edges, d_edges % 24]
-    bound = max(bound_c, tables[12][ud * 24 + slice_perm])
+    bound = max(bound_c, tables[14][ud * 24 + slice_perm])
+    if bound > limit:
+        return 0
+    distance = phase2.exact_distance(
+        corners, ud, tables[16], tables[17], tables[18], tables[19], tables[5], tables[6]
+    )
+    bound = max(bound, distance)
+    stack, kids = stacks
+    start_row = stack[MAX_TOTAL]  # a spare row: phase 2 never gets that deep
+    start_row[0] = corners
+    start_row[1] = ud
+    start_row[2] = slice_perm
+    start_row[4] = distance
     for togo in range(bound, limit + 1):
-        found = _phase2(tables, corners, ud, slice_perm, depth, togo, path, stack, state, stop)
+        found = _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop)
         if found == 2:
             return 1
         if found == 1:
@@ -203,24 +295,79 @@ def _start_phase2(tables, start, which, slice_perm, depth, path, best, stack, st
                 best[i] = path[i]
             state[_BEST_LENGTH] = length
             state[_BEST_START] = which
+            if length <= state[_LOWER]:
+                state[_OPTIMAL] = 1
+                return 1
             return 1 if length <= state[_TARGET] else 0
     return 0
 
 
 @njit(cache=True, nogil=True)
-def _phase1(tables, togo, start, which, path, best, stack1, stack2, state, stop):
-    """All phase-1 solutions of length ``togo``; returns 1 when the search should end."""
+def _expand_phase1(tables, row, level, remaining, path, kids):
+    """Coordinates and exact distances of all 18 children of a phase-1 node at once.
+
+    ``kids[m]``: twist, flip, slice_sorted, distance (:data:`_NEVER` for a move that
+    is not canonical, or not worth making), entry index. The index look-ups of all
+    children come first and the table reads after, so that their cache misses overlap.
+    One move from the end of phase 1, a child is kept only when its coordinates are 0
+    (no table read) and its move is not one of H's (that solution was tried one move
+    shorter).
+    """
+    last = remaining == 1
+    for m in range(18):
+        if not _allowed(path, level, m) or (last and _in_phase2_group(m)):
+            kids[m, 3] = _NEVER
+            continue
+        t2 = tables[0][row[0], m]
+        f2 = tables[1][row[1], m]
+        s2 = tables[2][row[2], m]
+        kids[m, 0] = t2
+        kids[m, 1] = f2
+        kids[m, 2] = s2
+        if last:
+            kids[m, 3] = 0 if t2 == 0 and f2 == 0 and s2 < 24 else _NEVER
+        else:
+            kids[m, 3] = 0
+            kids[m, 4] = entry_index(t2, f2, s2 // 24, tables[9], tables[10], tables[11])
+    if last:
+        return
+    distance = row[4]
+    for m in range(18):
+        if kids[m, 3] != _NEVER:
+            kids[m, 3] = next_distance(tables[8], kids[m, 4], distance)
+
+
+@njit(cache=True, nogil=True)
+def _phase1(tables, togo, start, distance, which, path, best, stacks, state, stop):
+    """All phase-1 solutions of length ``togo``; returns 1 when the search should end.
+
+    ``stacks[0]`` rows: twist, flip, slice_sorted, next move to try, exact phase-1
+    distance, corners; ``stacks[2][level]`` holds the children of the node at ``level``
+    (see :func:`_expand_phase1`); ``stacks[1]`` and ``stacks[3]`` are phase 2's.
+    """
+    stack1, stack2, kids, kids2 = stacks
     stack1[0, 0] = start[0]
     stack1[0, 1] = start[1]
     stack1[0, 2] = start[2]
     stack1[0, 3] = 0
+    stack1[0, 4] = distance
+    stack1[0, 5] = start[3]
     level = 0
     while level >= 0:
         if level == togo:
-            # A phase-1 solution ending in a move of H was already tried one move shorter.
-            fresh = level == 0 or not _in_phase2_group(path[level - 1])
-            if fresh and _start_phase2(
-                tables, start, which, stack1[level, 2], level, path, best, stack2, state, stop
+            # The last move is never one of H's (_expand_phase1), but for no move at all.
+            if _start_phase2(
+                tables,
+                start,
+                which,
+                stack1[level, 5],
+                stack1[level, 2],
+                level,
+                path,
+                best,
+                (stack2, kids2),
+                state,
+                stop,
             ):
                 return 1
             level -= 1
@@ -229,58 +376,166 @@ def _phase1(tables, togo, start, which, path, best, stack1, stack2, state, stop)
         if move == 18:
             level -= 1
             continue
+        if move == 0:
+            _expand_phase1(tables, stack1[level], level, togo - level, path, kids[level])
         stack1[level, 3] = move + 1
-        if not _allowed(path, level, move):
+        child = kids[level, move]
+        if child[3] >= togo - level:
             continue
-        remaining = togo - level
-        t2 = tables[0][stack1[level, 0], move]
-        if remaining == 1:
-            # The last move must reach H itself: compare coordinates, skip the tables.
-            if t2 != 0:
-                continue
-            s2 = tables[2][stack1[level, 2], move]
-            if s2 >= 24:
-                continue
-            f2 = tables[1][stack1[level, 1], move]
-            if f2 != 0:
-                continue
-        else:
-            s2 = tables[2][stack1[level, 2], move]
-            slc = s2 // 24
-            if tables[8][t2 * 495 + slc] >= remaining:
-                continue
-            f2 = tables[1][stack1[level, 1], move]
-            if tables[9][f2 * 495 + slc] >= remaining or tables[10][t2 * 2048 + f2] >= remaining:
-                continue
         if _tick(state, stop):
             return 1
         path[level] = move
         level += 1
-        stack1[level, 0] = t2
-        stack1[level, 1] = f2
-        stack1[level, 2] = s2
+        stack1[level, 0] = child[0]
+        stack1[level, 1] = child[1]
+        stack1[level, 2] = child[2]
         stack1[level, 3] = 0
+        stack1[level, 4] = child[3]
+        stack1[level, 5] = tables[5][stack1[level - 1, 5], move]
     return 0
 
 
 @njit(cache=True, nogil=True)
-def _run(tables, starts, best, state, stop):
-    """Search phase-1 lengths upwards until the target is met, stopped, or exhausted.
+def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop):
+    """IDA* over the whole cube up to ``max_depth`` moves, on ``starts[0]``.
+
+    The bound is the largest exact phase-1 distance over the cube seen along each axis
+    (``starts[v]`` with ``axis_moves[v]`` mapping a move of ``starts[0]`` to its own,
+    for the rows ``v`` whose mapping is given) and the corner permutation's distance.
+    Returns the length found (optimal), or -1 when none is at most ``max_depth``
+    moves long, or -2 when the node budget or the stop flag ended the search first;
+    ``state[_LOWER]`` then holds what was proved.
+    """
+    axes = 0
+    for v in range(len(starts)):
+        if axis_moves[v, 0] >= 0:
+            axes += 1
+    # Per level: twist, flip, slice_sorted, distance for each axis, then corners,
+    # u_edges, d_edges of starts[0], then the next move to try.
+    width = 4 * axes + 4
+    stack = np.zeros((max_depth + 1, width), dtype=np.int64)
+    path = np.zeros(max_depth + 1, dtype=np.int64)
+    bound = tables[15][starts[0, 3]]
+    for v in range(axes):
+        stack[0, 4 * v] = starts[v, 0]
+        stack[0, 4 * v + 1] = starts[v, 1]
+        stack[0, 4 * v + 2] = starts[v, 2]
+        stack[0, 4 * v + 3] = distances[v]
+        bound = max(bound, distances[v])
+    stack[0, 4 * axes] = starts[0, 3]
+    stack[0, 4 * axes + 1] = starts[0, 4]
+    stack[0, 4 * axes + 2] = starts[0, 5]
+    state[_LOWER] = max(state[_LOWER], bound)
+    budget_end = state[_NODES] + state[_NODE_CAP]
+    for depth in range(bound, max_depth + 1):
+        stack[0, width - 1] = 0
+        level = 0
+        while level >= 0:
+            row = stack[level]
+            if level == depth:
+                solved = row[4 * axes] == 0 and row[4 * axes + 1] == 0 and row[4 * axes + 2] == 0
+                for v in range(axes):
+                    solved = solved and row[4 * v + 3] == 0
+                if solved and row[2] == 0:
+                    best[:depth] = path[:depth]
+                    state[_BEST_LENGTH] = depth
+                    state[_BEST_START] = 0
+                    state[_LOWER] = depth
+                    state[_OPTIMAL] = 1
+                    return depth
+                level -= 1
+                continue
+            move = row[width - 1]
+            if move == 18:
+                level -= 1
+                continue
+            row[width - 1] = move + 1
+            if not _allowed(path, level, move):
+                continue
+            remaining = depth - level - 1
+            corners = tables[5][row[4 * axes], move]
+            if tables[15][corners] > remaining:
+                continue
+            nxt = stack[level + 1]
+            pruned = False
+            for v in range(axes):
+                m = axis_moves[v, move]
+                t2 = tables[0][row[4 * v], m]
+                f2 = tables[1][row[4 * v + 1], m]
+                s2 = tables[2][row[4 * v + 2], m]
+                d2 = _next_distance(tables, row[4 * v + 3], t2, f2, s2)
+                if d2 > remaining:
+                    pruned = True
+                    break
+                nxt[4 * v] = t2
+                nxt[4 * v + 1] = f2
+                nxt[4 * v + 2] = s2
+                nxt[4 * v + 3] = d2
+            if pruned:
+                continue
+            if _tick(state, stop) or state[_NODES] >= budget_end:
+                return -2
+            nxt[4 * axes] = corners
+            nxt[4 * axes + 1] = tables[3][row[4 * axes + 1], move]
+            nxt[4 * axes + 2] = tables[4][row[4 * axes + 2], move]
+            nxt[width - 1] = 0
+            path[level] = move
+            level += 1
+        # Every sequence of this length was tried: the solution is longer.
+        state[_LOWER] = max(state[_LOWER], depth + 1)
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
+    """The direct search for short solutions, then two-phase by phase-1 length.
 
     ``starts`` holds one row of coordinates per equivalent cube (e.g. the cube seen
     along another axis, or its inverse); each phase-1 length is tried on all of them.
     """
+    distances = np.zeros(len(starts), dtype=np.int64)
+    for which in range(len(starts)):
+        start = starts[which]
+        distances[which] = _phase1_exact(tables, start[0], start[1], start[2])
+        # Every solution of any of them is at least its phase-1 distance long.
+        state[_LOWER] = max(state[_LOWER], distances[which])
+    if direct_depth > 0:
+        found = _direct(tables, starts, axis_moves, distances, direct_depth, best, state, stop)
+        if found >= 0 or state[_STOPPED] != 0:
+            return
+    # A symmetric cube (the superflip...) looks the same along several axes: search
+    # each distinct start once.
+    distinct = np.ones(len(starts), dtype=np.bool_)
+    for which in range(len(starts)):
+        for earlier in range(which):
+            if distinct[earlier] and (starts[earlier] == starts[which]).all():
+                distinct[which] = False
+                break
     path = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
-    stack1 = np.zeros((MAX_TOTAL + 1, 4), dtype=np.int64)
-    stack2 = np.zeros((MAX_TOTAL + 1, 4), dtype=np.int64)
+    stacks = (
+        np.zeros((MAX_TOTAL + 1, 6), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 18, 5), dtype=np.int64),
+        np.zeros((MAX_TOTAL + 1, 10, 5), dtype=np.int64),
+    )
     for togo1 in range(MAX_TOTAL + 1):
         if togo1 >= state[_BEST_LENGTH]:
             return
         for which in range(len(starts)):
-            start = starts[which]
-            if _phase1_bound(tables, start[0], start[1], start[2]) > togo1:
+            if distances[which] > togo1 or not distinct[which]:
                 continue
-            if _phase1(tables, togo1, start, which, path, best, stack1, stack2, state, stop):
+            if _phase1(
+                tables,
+                togo1,
+                starts[which],
+                distances[which],
+                which,
+                path,
+                best,
+                stacks,
+                state,
+                stop,
+            ):
                 return
 
 
@@ -335,23 +590,24 @@ def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     Returns
     -------
     tuple of numpy.ndarray
-        The 13 arrays the kernel uses: the move tables ``move_twist`` .. ``move_ud_edges``,
-        ``merge_ud_edges`` and the five ``prune_*`` tables (``move_slice`` and
-        ``move_slice_perm`` only serve the build).
+        The 20 arrays the kernel uses: the move tables ``move_twist`` .. ``move_ud_edges``,
+        ``merge_ud_edges``, the phase-1 distance arrays, ``move_slice``, the three
+        ``prune_*`` tables and the phase-2 distance arrays (``move_slice_perm``, the
+        class representatives and stabilizers only serve the build).
 
     Raises
     ------
     KeyError
-        When one of those 13 tables is missing.
+        When one of those 20 tables is missing.
 
     Examples
     --------
     >>> len(table_tuple(load_tables()))  # doctest: +SKIP
-    13
+    20
     >>> from cubescan.solver.tables import TABLE_NAMES
     >>> order = table_tuple({name: name for name in TABLE_NAMES})  # names stand in for arrays
     >>> order[0], order[8], order[-1]
-    ('move_twist', 'prune_twist_slice', 'prune_ud_edges_slice_perm')
+    ('move_twist', 'phase1_mod3', 'ud_edges_conj')
     """
     return tuple(tables[name] for name in _TABLE_ORDER)
 
@@ -361,8 +617,14 @@ def search(
     max_length: int = 20,
     timeout: float | None = None,
     tables: dict[str, np.ndarray] | None = None,
+    axis_moves: np.ndarray | None = None,
+    direct_depth: int = DIRECT_DEPTH,
 ) -> SearchOutcome:
-    """Two-phase search for a solution of at most ``max_length`` moves.
+    """Search for a solution of at most ``max_length`` moves: direct, then two-phase.
+
+    First an IDA* over the whole cube looks for a solution of at most ``direct_depth``
+    moves (an optimal one when it exists; it gives up after
+    :data:`DIRECT_NODES` nodes); then the two-phase search runs.
 
     Parameters
     ----------
@@ -378,6 +640,13 @@ def search(
         search always runs until it has one solution, which takes milliseconds.
     tables
         Tables from :func:`cubescan.solver.tables.load_tables` (loaded when omitted).
+    axis_moves
+        Int array ``(len(cubes), 18)``: row ``v`` maps a move of ``cubes[0]`` to the
+        same move on ``cubes[v]`` when ``cubes[v]`` is ``cubes[0]`` seen along another
+        axis (these rows first), -1 rows for the others (inverses). Their phase-1
+        distances bound the direct search. None: ``cubes[0]`` alone.
+    direct_depth
+        Longest solution the direct search looks for; 0 skips it.
 
     Returns
     -------
@@ -397,14 +666,21 @@ def search(
     """
     kernel_tables = table_tuple(tables if tables is not None else load_tables())
     starts = start_coordinates(cubes)
+    if axis_moves is None:
+        axis_moves = np.full((len(cubes), 18), -1, dtype=np.int64)
+        axis_moves[0] = np.arange(18)
+    axis_moves = np.ascontiguousarray(axis_moves, dtype=np.int64)
     best = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
-    state = np.zeros(6, dtype=np.int64)
+    state = np.zeros(9, dtype=np.int64)
     state[_BEST_LENGTH] = MAX_TOTAL + 1
     state[_TARGET] = max_length
     state[_CAP] = PHASE2_CAP
+    state[_NODE_CAP] = DIRECT_NODES
     stop = np.zeros(1, dtype=np.int64)
     worker = threading.Thread(
-        target=_run, args=(kernel_tables, starts, best, state, stop), daemon=True
+        target=_run,
+        args=(kernel_tables, starts, axis_moves, direct_depth, best, state, stop),
+        daemon=True,
     )
     deadline = None if timeout is None else time.monotonic() + timeout
     stopped_for_time = False
@@ -430,4 +706,6 @@ def search(
         int(state[_BEST_START]),
         stopped_for_time and length > max_length,
         int(state[_NODES]),
+        min(int(state[_LOWER]), len(moves)),
+        bool(state[_OPTIMAL]) or len(moves) <= state[_LOWER],
     )

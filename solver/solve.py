@@ -70,12 +70,21 @@ class SolveResult:
         moves was found: ``moves`` is the best found so far and may not be the shortest.
     nodes
         Search nodes visited.
+    lower_bound
+        No solution is shorter than this many moves (proved by the search).
+    optimal
+        True when no shorter solution exists (``length == lower_bound``): so for a
+        cube at most :data:`cubescan.solver.search.DIRECT_DEPTH` moves from solved, unless
+        the direct search's node budget (:data:`cubescan.solver.search.DIRECT_NODES`)
+        ran out first.
     """
 
     moves: tuple[Move, ...]
     max_length: int
     timed_out: bool = False
     nodes: int = 0
+    lower_bound: int = 0
+    optimal: bool = False
 
     @property
     def length(self) -> int:
@@ -96,6 +105,22 @@ class SolveResult:
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, np.ndarray]:
     return load_tables()
+
+
+def forget_tables() -> None:
+    """Drop the solver tables this process holds; the next solve loads them again.
+
+    The tables are read from the cache folder (or built) on the first solve and kept
+    in memory after that. Call this after pointing ``$CUBESCAN_CACHE_DIR`` at another
+    folder, so that the next solve uses that folder.
+
+    Examples
+    --------
+    >>> forget_tables()
+    >>> solve(solved_facelets(3))  # a solved cube needs no tables
+    []
+    """
+    _tables.cache_clear()
 
 
 def _checked_state(state: str | CubeState) -> CubeState:
@@ -193,16 +218,47 @@ def solve_detailed(
         )
     if cube_state.size == 2:
         # Optimal from the full distance table; solved means one colour per face.
-        return SolveResult(tuple(solve_pocket(cube_state)), max_length)
+        moves = tuple(solve_pocket(cube_state))
+        return SolveResult(moves, max_length, lower_bound=len(moves), optimal=True)
     facelets = cube_state.facelets
     if facelets == solved_facelets(cube_state.size):
-        return SolveResult((), max_length)
+        return SolveResult((), max_length, optimal=True)
     views = _views(facelets)
-    outcome = search([cube for cube, _, _ in views], max_length, timeout, _tables())
+    outcome = search(
+        [cube for cube, _, _ in views],
+        max_length,
+        timeout,
+        _tables(),
+        axis_moves=_axis_moves(views),
+    )
     _, was, inverted = views[outcome.start]
     moves = _to_given_view(outcome.moves, was, inverted)
     _prove(facelets, moves, solved_facelets(cube_state.size))
-    return SolveResult(tuple(moves), max_length, outcome.timed_out, outcome.nodes)
+    return SolveResult(
+        tuple(moves),
+        max_length,
+        outcome.timed_out,
+        outcome.nodes,
+        outcome.lower_bound,
+        outcome.optimal,
+    )
+
+
+def _axis_moves(views: list[tuple[CubieCube, dict[str, str], bool]]) -> np.ndarray:
+    """Row ``v``: the move on view ``v`` that is move ``m`` on view 0 (-1 for inverses)."""
+    table = np.full((len(views), 18), -1, dtype=np.int64)
+    _, was0, _ = views[0]
+    for v, (_, was, inverted) in enumerate(views):
+        if inverted:
+            continue
+        given_to_view = {given: view for view, given in was.items()}
+        for face_index, face in enumerate(FACES):
+            # Move m turns face `face` of view 0, which is face `given` of the cube.
+            given = was0[face]
+            image = FACES.index(given_to_view[given])
+            for turns in range(3):
+                table[v, 3 * face_index + turns] = 3 * image + turns
+    return table
 
 
 def _to_given_view(indices: Sequence[int], was: dict[str, str], inverted: bool) -> list[Move]:

@@ -4,6 +4,8 @@ The pruning tables give, for a pair of coordinates, the exact number of moves ne
 to bring both to 0 (a lower bound for the whole phase); they are filled by a
 breadth-first search written with NumPy over all states at once (forward from the
 frontier while it is small, backward from the unvisited states when it is not).
+Phase 1 has an exact distance table over all three of its coordinates, reduced by
+symmetry (:mod:`cubescan.solver.phase1`).
 
 The tables are kept by :mod:`cubescan.solver.cache` (versioned with :data:`TABLE_VERSION`,
 checksummed, written atomically, built once even when two processes start together).
@@ -13,7 +15,7 @@ a terminal.
 Examples
 --------
 >>> tables = load_tables()  # doctest: +SKIP
->>> int(tables["prune_twist_slice"][0])  # doctest: +SKIP
+>>> int(tables["prune_corners"][0])  # doctest: +SKIP
 0
 """
 
@@ -29,8 +31,10 @@ import numpy as np
 
 from cubescan.solver import coords
 from cubescan.solver.cache import cache_path, load_or_build
+from cubescan.solver.phase1 import PHASE1_TABLE_NAMES, build_phase1_tables
+from cubescan.solver.phase2 import PHASE2_TABLE_NAMES, build_phase2_tables
 
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 """Bump when a table's layout or meaning changes; old cache files are then ignored."""
 
 TABLE_NAMES = (
@@ -44,11 +48,11 @@ TABLE_NAMES = (
     "merge_ud_edges",
     "move_slice",
     "move_slice_perm",
-    "prune_twist_slice",
-    "prune_flip_slice",
-    "prune_twist_flip",
     "prune_corners_slice_perm",
     "prune_ud_edges_slice_perm",
+    "prune_corners",
+    *PHASE1_TABLE_NAMES,
+    *PHASE2_TABLE_NAMES,
 )
 """The arrays a table file holds (besides its checksum)."""
 
@@ -70,7 +74,7 @@ def table_path() -> Path:
     Examples
     --------
     >>> table_path().name
-    'twophase-tables-v2.npz'
+    'twophase-tables-v3.npz'
     """
     return cache_path(TABLE_NAME, TABLE_VERSION)
 
@@ -140,10 +144,14 @@ def _phase2_columns(table: np.ndarray) -> np.ndarray:
     return out
 
 
-def _build_steps() -> list[tuple[str, Callable[[dict[str, np.ndarray]], None]]]:
-    """The build, as named steps that each add arrays to a dict (for the progress bar)."""
+_Step = Callable[[dict[str, np.ndarray], Callable[[str], None]], None]
 
-    def move_tables(out: dict[str, np.ndarray]) -> None:
+
+def _build_steps() -> list[tuple[str, int, _Step]]:
+    """The build as (name, stages, step): each step adds arrays to a dict and may call its
+    second argument, ``advance(what)``, as it goes (for the progress bar)."""
+
+    def move_tables(out: dict[str, np.ndarray], _: Callable[[str], None]) -> None:
         out["move_twist"] = coords.twist_move_table()
         out["move_flip"] = coords.flip_move_table()
         out["move_slice_sorted"] = coords.edge4_move_table(coords.SLICE_EDGES)
@@ -157,32 +165,44 @@ def _build_steps() -> list[tuple[str, Callable[[dict[str, np.ndarray]], None]]]:
         )
         out["move_slice_perm"] = _phase2_columns(out["move_slice_sorted"][: coords.N_PERM4])
 
-    def twist_slice(out: dict[str, np.ndarray]) -> None:
-        out["prune_twist_slice"] = pruning_table(out["move_twist"], out["move_slice"])
+    def phase1(out: dict[str, np.ndarray], advance: Callable[[str], None]) -> None:
+        def level(depth: int) -> None:
+            advance(f"phase 1: flip x slice x twist, depth {depth}")
 
-    def flip_slice(out: dict[str, np.ndarray]) -> None:
-        out["prune_flip_slice"] = pruning_table(out["move_flip"], out["move_slice"])
+        out.update(
+            build_phase1_tables(out["move_twist"], out["move_flip"], out["move_slice"], level)
+        )
 
-    def twist_flip(out: dict[str, np.ndarray]) -> None:
-        out["prune_twist_flip"] = pruning_table(out["move_twist"], out["move_flip"])
+    def phase2(out: dict[str, np.ndarray], advance: Callable[[str], None]) -> None:
+        def level(depth: int) -> None:
+            advance(f"phase 2: corners x edges, depth {depth}")
 
-    def corners_slice(out: dict[str, np.ndarray]) -> None:
+        out.update(build_phase2_tables(out["move_corners"], out["move_ud_edges"], level))
+
+    def corners(out: dict[str, np.ndarray], _: Callable[[str], None]) -> None:
+        # Corner permutation alone under all 18 moves: a bound for the direct search.
+        no_coordinate = np.zeros((1, coords.N_MOVES), dtype=np.int32)
+        out["prune_corners"] = pruning_table(out["move_corners"], no_coordinate)
+
+    def corners_slice(out: dict[str, np.ndarray], _: Callable[[str], None]) -> None:
         out["prune_corners_slice_perm"] = pruning_table(
             out["move_corners"], out["move_slice_perm"], coords.PHASE2_MOVES
         )
 
-    def edges_slice(out: dict[str, np.ndarray]) -> None:
+    def edges_slice(out: dict[str, np.ndarray], _: Callable[[str], None]) -> None:
         out["prune_ud_edges_slice_perm"] = pruning_table(
             out["move_ud_edges"], out["move_slice_perm"], coords.PHASE2_MOVES
         )
 
+    # Stages: how often a step advances the bar, its end included: once per breadth-first
+    # level (phase 1 is 12 moves deep, phase 2 18; one more level finds nothing) + 1.
     return [
-        ("move tables", move_tables),
-        ("phase 1: twist x slice", twist_slice),
-        ("phase 1: flip x slice", flip_slice),
-        ("phase 1: twist x flip", twist_flip),
-        ("phase 2: corners x slice", corners_slice),
-        ("phase 2: edges x slice", edges_slice),
+        ("move tables", 1, move_tables),
+        ("phase 1: flip x slice x twist", 14, phase1),
+        ("phase 2: corners x edges", 20, phase2),
+        ("corners", 1, corners),
+        ("phase 2: corners x slice", 1, corners_slice),
+        ("phase 2: edges x slice", 1, edges_slice),
     ]
 
 
@@ -197,8 +217,10 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to numpy.ndarray
-        Move tables ``move_*`` (``[coordinate, move]``), the merge table and the
-        pruning tables ``prune_*`` (flat int8, index ``a * n_b + b``).
+        Move tables ``move_*`` (``[coordinate, move]``), the merge table, the
+        pruning tables ``prune_*`` (flat int8, index ``a * n_b + b``) and the arrays of
+        :func:`cubescan.solver.phase1.build_phase1_tables` and
+        :func:`cubescan.solver.phase2.build_phase2_tables`.
 
     Examples
     --------
@@ -207,13 +229,14 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     14
     """
     out: dict[str, np.ndarray] = {}
-    with _progress_reporter(progress, len(_build_steps())) as advance:
-        for name, step in _build_steps():
-            step(out)
+    steps = _build_steps()
+    with _progress_reporter(progress, sum(stages for _, stages, _ in steps)) as advance:
+        for name, _, step in steps:
+            step(out, advance)
             advance(name)
     # Every coordinate is below 65536: half-size move tables keep the search in cache.
     for name in out:
-        if not name.startswith("prune_"):
+        if name.startswith("move_") or name == "merge_ud_edges":
             out[name] = out[name].astype(np.uint16)
     return out
 

@@ -37,14 +37,24 @@ def real_cubes(realdata: Path) -> list[dict]:
 
 @pytest.fixture(scope="session")
 def table_cache(tmp_path_factory: pytest.TempPathFactory):
-    """One cache folder for solver tables for the whole test session (built once)."""
+    """One cache folder for solver tables for the whole test session (built once).
+
+    Under pytest-xdist the workers share one folder beside their own temporary folders
+    (the cache's lock makes one build while the others wait), so the tables are built
+    once per run, not once per worker.
+    """
     import os
 
     from cubescan.solver.cache import CACHE_ENV
 
     previous = os.environ.get(CACHE_ENV)
     if previous is None:
-        os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("cubescan-cache"))
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            folder = tmp_path_factory.getbasetemp().parent / "cubescan-cache"
+            folder.mkdir(exist_ok=True)
+        else:
+            folder = tmp_path_factory.mktemp("cubescan-cache")
+        os.environ[CACHE_ENV] = str(folder)
     yield os.environ[CACHE_ENV]
     if previous is None:
         os.environ.pop(CACHE_ENV, None)

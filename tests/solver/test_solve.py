@@ -25,9 +25,9 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 @pytest.fixture(scope="module", autouse=True)
 def shared_cache(table_cache):
     """Tables in this session's shared tmp cache (built once for all solver tests)."""
-    solve_module._tables.cache_clear()
+    solve_module.forget_tables()
     yield
-    solve_module._tables.cache_clear()
+    solve_module.forget_tables()
 
 
 def assert_solves(state: str, moves) -> None:
@@ -51,13 +51,6 @@ def test_one_move_away_is_solved_in_one(move):
     assert moves == [move.inverse]
 
 
-def test_superflip_in_twenty():
-    state = apply_moves(solved_facelets(3), SUPERFLIP_MOVES)
-    moves = solve(state)
-    assert len(moves) == 20  # optimal: no 19-move solution exists
-    assert_solves(state, moves)
-
-
 @settings(max_examples=25, deadline=None)
 @given(seed=seeds)
 def test_random_states_are_solved_in_at_most_20(seed):
@@ -65,6 +58,37 @@ def test_random_states_are_solved_in_at_most_20(seed):
     result = solve_detailed(state)
     assert result.length <= 20 and result.target_met and not result.timed_out
     assert_solves(state, result.moves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sequence=st.lists(st.sampled_from(outer_moves()), max_size=8))
+def test_short_scrambles_get_solutions_no_longer_than_the_scramble(sequence):
+    state = apply_moves(solved_facelets(3), sequence)
+    result = solve_detailed(state)
+    assert result.length <= len(sequence)
+    assert result.optimal and result.lower_bound == result.length
+    assert_solves(state, result.moves)
+
+
+def test_four_move_scramble_is_undone_in_four():
+    result = solve_detailed(apply_moves(solved_facelets(3), "R U R' U'"))
+    assert result.text == "U R U' R'" and result.optimal
+
+
+def test_ten_move_scramble_gets_at_most_ten():
+    scramble = "R U2 F' L D B2 R' U F2 D'"
+    state = apply_moves(solved_facelets(3), scramble)
+    result = solve_detailed(state)
+    assert result.length <= 10 and result.optimal
+    assert_solves(state, result.moves)
+
+
+def test_superflip_in_twenty_with_a_lower_bound():
+    state = apply_moves(solved_facelets(3), SUPERFLIP_MOVES)
+    result = solve_detailed(state)
+    assert result.length == 20  # optimal: no 19-move solution exists
+    assert_solves(state, result.moves)
+    assert 11 <= result.lower_bound <= 20
 
 
 @settings(max_examples=15, deadline=None)

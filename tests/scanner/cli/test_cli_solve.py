@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.fixture(scope="module", autouse=True)
 def shared_cache(table_cache):
     """Tables in this session's shared tmp cache (built once for all solver tests)."""
-    solve_module._tables.cache_clear()
+    solve_module.forget_tables()
     yield
-    solve_module._tables.cache_clear()
+    solve_module.forget_tables()
 
 
 def run(*args: str):
