@@ -225,7 +225,8 @@ def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
     ``level`` (:func:`_expand_phase2`). An explicit stack instead of recursion: numba's
     on-disk cache does not handle recursive functions reliably.
     """
-    stack[0, :] = start_row
+    for k in range(len(start_row)):  # element by element: a slice copy costs seconds of compiling
+        stack[0, k] = start_row[k]
     stack[0, 3] = 0
     level = 0
     while level >= 0:
@@ -437,7 +438,8 @@ def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop)
                 for v in range(axes):
                     solved = solved and row[4 * v + 3] == 0
                 if solved and row[2] == 0:
-                    best[:depth] = path[:depth]
+                    for i in range(depth):  # element by element, as above
+                        best[i] = path[i]
                     state[_BEST_LENGTH] = depth
                     state[_BEST_START] = 0
                     state[_LOWER] = depth
