@@ -25,6 +25,7 @@ from rich.console import Console
 
 from cubescan.calibration.profile import Profile, learn_profile, load_profile, save_profile
 from cubescan.errors import BadInputError
+from cubescan.scanner.cli.preparation import start_preparation
 from cubescan.scanner.cli.validate import print_report
 from cubescan.scanner.frames.sources import FrameSource, SourceEnded, open_source
 from cubescan.scanner.grid import FaceDetection
@@ -350,12 +351,16 @@ def scan(
             "without HighGUI (opencv-python-headless); use --headless",
         )
     with open_source(camera, video, frames) as source:
+        # No second process here: the session solves as soon as the sixth face is in.
+        preparation = start_preparation(["detector", "solver"], overlap=False)
         if headless:
             number, ended = _run_headless(source, session, size, profile)
         else:
             number, ended = _run_window(source, session, size, profile, learn_name)
     if save is not None:
         save.write_text(json.dumps(session.to_json()), encoding="utf-8")
+    if session.report is not None:  # the solver was used only when the cube was complete
+        preparation.finish()
     if session.report is None:
         reason = ended or f"the frames ended after {number} with {len(session.captured)} of 6 faces"
         hint = f"; saved to {save} (resume with --resume)" if save else ""
