@@ -12,7 +12,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -47,6 +49,69 @@ class Fix:
     text: str
     turns: int = 0
     letter: str = ""
+
+
+class Diagnosed(Protocol):
+    """A problem found by a validator: a stable code and the steps that fix it."""
+
+    code: str
+    fix: tuple[Fix, ...]
+
+
+def combined_fix(problems: Sequence[Diagnosed]) -> tuple[Fix, ...]:
+    """One list of the steps that fix every problem, in order, each step once.
+
+    Parameters
+    ----------
+    problems
+        A validator's problems (cube or tesseract), in the order found.
+
+    Returns
+    -------
+    tuple of Fix
+        Their steps, a step shared by two problems listed once.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> flip = Fix("flip-edge", (7, 19), "flip the edge at UF in place")
+    >>> problems = [SimpleNamespace(code="edge-flip", fix=(flip,))] * 2
+    >>> [step.text for step in combined_fix(problems)]
+    ['flip the edge at UF in place']
+    """
+    steps: list[Fix] = []
+    for problem in problems:
+        for step in problem.fix:
+            if step not in steps:
+                steps.append(step)
+    return tuple(steps)
+
+
+def verdict_summary(problems: Sequence[Diagnosed]) -> str:
+    """One line: the verdict and, when not solvable, what to do.
+
+    Parameters
+    ----------
+    problems
+        A validator's problems; none means solvable.
+
+    Returns
+    -------
+    str
+        ``"solvable"``, or ``"not solvable (codes): step; then step"``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> flip = Fix("flip-edge", (7, 19), "flip the edge at UF in place")
+    >>> verdict_summary([]), verdict_summary([SimpleNamespace(code="edge-flip", fix=(flip,))])
+    ('solvable', 'not solvable (edge-flip): flip the edge at UF in place')
+    """
+    if not problems:
+        return "solvable"
+    codes = ", ".join(dict.fromkeys(p.code for p in problems))
+    steps = "; then ".join(step.text for step in combined_fix(problems))
+    return f"not solvable ({codes}): {steps}" if steps else f"not solvable ({codes})"
 
 
 def apply_fix(facelets: str, fix: Fix) -> str:

@@ -53,9 +53,11 @@ from cubescan.solver.fixes import (
     TURN_WORDS,
     Fix,
     apply_fix,
+    combined_fix,
     flip_edge_fix,
     swap_pieces_fix,
     twist_corner_fix,
+    verdict_summary,
 )
 from cubescan.solver.geometry import FACES, OPPOSITE, cube_geometry
 from cubescan.solver.slots import CenterOrbit, SlotSet, center_orbits, slot_sets
@@ -180,21 +182,12 @@ class ValidationReport:
     @property
     def fix(self) -> tuple[Fix, ...]:
         """One combined list of steps that makes the cube solvable (no repeats)."""
-        steps: list[Fix] = []
-        for problem in self.problems:
-            for step in problem.fix:
-                if step not in steps:
-                    steps.append(step)
-        return tuple(steps)
+        return combined_fix(self.problems)
 
     @property
     def summary(self) -> str:
         """One line: the verdict and, when unsolvable, what to do."""
-        if self.valid:
-            return "solvable"
-        codes = ", ".join(dict.fromkeys(p.code for p in self.problems))
-        steps = "; then ".join(step.text for step in self.fix)
-        return f"not solvable ({codes}): {steps}" if steps else f"not solvable ({codes})"
+        return verdict_summary(self.problems)
 
     def to_dict(self) -> dict:
         """A JSON-ready dictionary (the ``valid``/``problems`` part of DESIGN.md's report).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cubescan.solver.fixes import Fix
+from cubescan.solver.fixes import Fix, combined_fix, verdict_summary
 from cubescan.solver.puzzles.definition import CELLS, normalize_name, puzzle
 from cubescan.solver.validate import Problem
 
@@ -67,21 +67,12 @@ class TesseractReport:
     @property
     def fix(self) -> tuple[Fix, ...]:
         """One combined list of steps that makes the puzzle solvable (no repeats)."""
-        steps: list[Fix] = []
-        for problem in self.problems:
-            for step in problem.fix:
-                if step not in steps:
-                    steps.append(step)
-        return tuple(steps)
+        return combined_fix(self.problems)
 
     @property
     def summary(self) -> str:
         """One line: the verdict and, when unsolvable, what to do."""
-        if self.valid:
-            return "solvable"
-        codes = ", ".join(dict.fromkeys(p.code for p in self.problems))
-        steps = "; then ".join(step.text for step in self.fix)
-        return f"not solvable ({codes}): {steps}" if steps else f"not solvable ({codes})"
+        return verdict_summary(self.problems)
 
     def to_dict(self) -> dict:
         """A JSON-ready dictionary, with the cube report's keys.
