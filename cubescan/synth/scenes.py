@@ -263,3 +263,30 @@ def _finish(image: np.ndarray, spec: SceneSpec) -> np.ndarray:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def square_stickers_frame() -> np.ndarray:
+    """The documentation's face: a 3x3 of flat square stickers on a dark 320x240 frame.
+
+    Stickers are 34 px squares at a 40 px pitch, the face's top-left sticker at (100, 60);
+    each has its own colour, green-heavy, so every one is distinct and none is grey. The
+    examples of the grid stages detect it and take it apart.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint8 BGR, shape ``(240, 320, 3)``.
+
+    Examples
+    --------
+    >>> frame = square_stickers_frame()
+    >>> frame.shape, frame[0, 0].tolist(), frame[77, 117].tolist()
+    ((240, 320, 3), [20, 20, 20], [60, 200, 60])
+    """
+    frame = np.full((240, 320, 3), 20, np.uint8)
+    for r in range(3):
+        for c in range(3):
+            top_left = (100 + 40 * c, 60 + 40 * r)
+            bottom_right = (134 + 40 * c, 94 + 40 * r)
+            cv2.rectangle(frame, top_left, bottom_right, (40 * r + 60, 200, 40 * c + 60), -1)
+    return frame

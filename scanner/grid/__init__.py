@@ -64,13 +64,9 @@ The modules, in pipeline order (each numba kernel sits beside its stage in
 
 Examples
 --------
->>> import cv2
 >>> import numpy as np
->>> frame = np.full((240, 320, 3), 20, np.uint8)
->>> for r in range(3):
-...     for c in range(3):
-...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-...                           (40 * r + 60, 200, 40 * c + 60), -1)
+>>> from cubescan.synth.scenes import square_stickers_frame
+>>> frame = square_stickers_frame()
 >>> detection = detect_grid(frame)
 >>> detection.size, np.round(detection.centers[0, 0]).tolist()
 (3, [117.0, 77.0])

@@ -59,11 +59,8 @@ def three_of_four_hold(face_h: np.ndarray, support: np.ndarray, lab: np.ndarray)
     --------
     >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
     >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
@@ -324,11 +321,8 @@ def cell_statistics(face_h: np.ndarray, n: int, lab: np.ndarray) -> CellStatisti
     --------
     >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
     >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px

@@ -66,11 +66,8 @@ def on_the_plastic(
     --------
     >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
     >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px
@@ -195,11 +192,8 @@ def keys_with_gaps(
     --------
     >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
     >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])  # the face's cells, 40 px

@@ -78,11 +78,8 @@ def sticker_candidates(small: np.ndarray) -> list[StickerCandidate]:
 
     Examples
     --------
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> len(sticker_candidates(frame))
     9
     """
@@ -242,11 +239,8 @@ def candidate_lattices(candidates: list[StickerCandidate]) -> list[CandidateLatt
 
     Examples
     --------
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> best = candidate_lattices(sticker_candidates(frame))[0]
     >>> len(best.inliers), best.square
     (9, True)

@@ -200,11 +200,8 @@ def find_regions(
 
     Examples
     --------
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> regions = find_regions(working_lab(frame, 1.0))
     >>> len(regions.centers), np.round(regions.sides[:1]).tolist()
     (9, [36.0])

@@ -56,13 +56,9 @@ def not_a_face(image: np.ndarray, detection: FaceDetection) -> bool:
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> not_a_face(frame, face)
     False
@@ -98,13 +94,9 @@ def few_stickers(detection: FaceDetection) -> bool:
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> from dataclasses import replace
     >>> few_stickers(face), few_stickers(replace(face, confidence=np.zeros(9)))
@@ -140,13 +132,9 @@ def turned_in_cells(
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> turned_in_cells(frame, face, ringed_lab(frame, face))
     False
@@ -188,13 +176,9 @@ def edges_off_the_lines(image: np.ndarray, detection: FaceDetection) -> bool:
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> edges_off_the_lines(frame, face)
     False
@@ -222,13 +206,9 @@ def edge_turns(image: np.ndarray, detection: FaceDetection) -> tuple[float, floa
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> [abs(round(turn, 1)) for turn in edge_turns(frame, face)]
     [0.0, 0.0]
@@ -331,13 +311,9 @@ def ringed_lab(image: np.ndarray, detection: FaceDetection) -> tuple[np.ndarray,
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> samples, shown = ringed_lab(frame, face)
     >>> samples.shape, int(shown.sum())
@@ -374,13 +350,9 @@ def is_board(
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> is_board(frame, face, ringed_lab(frame, face))
     False
@@ -421,13 +393,9 @@ def plastic_at_crossings(
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> plastic_at_crossings(frame, face, ringed_lab(frame, face))
     True
@@ -514,13 +482,9 @@ def seam_share(image: np.ndarray, detection: FaceDetection) -> float:
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> seam_share(frame, face)
     1.0

@@ -246,11 +246,8 @@ def cells_with_a_region(face_h: np.ndarray, n: int, regions: Regions) -> int:
 
     Examples
     --------
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face_h = np.array([[40.0, 0, 97], [0, 40, 57], [0, 0, 1]])
     >>> cells_with_a_region(face_h, 3, find_regions(working_lab(frame, 1.0)))
     9
@@ -350,13 +347,9 @@ def detect_scaled(
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> [face.size for face in detect_scaled(frame, 1.0, None, (0.0, 0.0), 1)]
     [3]
     """

@@ -61,13 +61,9 @@ def track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection 
 
     Examples
     --------
-    >>> import cv2
     >>> from cubescan.scanner.grid import detect_grid
-    >>> frame = np.full((240, 320, 3), 20, np.uint8)
-    >>> for r in range(3):
-    ...     for c in range(3):
-    ...         _ = cv2.rectangle(frame, (100 + 40 * c, 60 + 40 * r), (134 + 40 * c, 94 + 40 * r),
-    ...                           (40 * r + 60, 200, 40 * c + 60), -1)
+    >>> from cubescan.synth.scenes import square_stickers_frame
+    >>> frame = square_stickers_frame()
     >>> face = detect_grid(frame)
     >>> moved = np.roll(frame, 6, axis=1)
     >>> followed = track(moved, 3, face)
