@@ -56,13 +56,15 @@ def code_stamp() -> str:
     return digest.hexdigest()
 
 
-def marker_path(part: str) -> Path:
+def marker_path(part: str, stamp: str) -> Path:
     """Where the marker saying that ``part`` is prepared for this code lives.
 
     Parameters
     ----------
     part
         ``"detector"`` or ``"solver"``.
+    stamp
+        The installed code's :func:`code_stamp`.
 
     Returns
     -------
@@ -71,12 +73,12 @@ def marker_path(part: str) -> Path:
 
     Examples
     --------
-    >>> marker_path("solver").name.startswith("prepared-solver-")
+    >>> marker_path("solver", code_stamp()).name.startswith("prepared-solver-")
     True
     """
     from cubescan.solver.cache import cache_dir
 
-    return cache_dir() / f"prepared-{part}-{code_stamp()}"
+    return cache_dir() / f"prepared-{part}-{stamp}"
 
 
 def warm_up_solver() -> None:
@@ -110,11 +112,14 @@ class Preparation:
     ----------
     parts
         The parts not prepared yet when the command started.
+    stamp
+        The installed code's :func:`code_stamp`, which names the markers.
     solver_process
         The process preparing the solver meanwhile, or None.
     """
 
     parts: tuple[str, ...]
+    stamp: str = ""
     solver_process: BaseProcess | None = None
 
     def wait_for_solver(self) -> None:
@@ -156,7 +161,7 @@ class Preparation:
             prepared.remove("solver")
         for part in prepared:
             try:
-                marker = marker_path(part)
+                marker = marker_path(part, self.stamp)
                 marker.parent.mkdir(parents=True, exist_ok=True)
                 marker.touch()
             except OSError:
@@ -189,8 +194,13 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
     >>> preparation.parts, preparation.solver_process
     ((), None)
     """
+    if not parts:
+        return Preparation(())
+    stamp = code_stamp()
     order = ("detector", "solver")
-    needed = tuple(part for part in order if part in parts and not marker_path(part).exists())
+    needed = tuple(
+        part for part in order if part in parts and not marker_path(part, stamp).exists()
+    )
     if not needed:
         return Preparation(())
     seconds = sum(PREPARE_SECONDS[part] for part in needed)
@@ -205,7 +215,7 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         process = multiprocessing.get_context("spawn").Process(target=warm_up_solver, daemon=True)
         process.start()
     sys.stderr.flush()
-    return Preparation(needed, process)
+    return Preparation(needed, stamp, process)
 
 
 @contextlib.contextmanager
