@@ -38,7 +38,7 @@ def test_human_output_shows_moves_that_solve():
     state = random_state(np.random.default_rng(3))
     result = run(state)
     assert result.exit_code == 0, result.output
-    line = result.output.splitlines()[0]
+    line = result.stdout.splitlines()[0]
     moves, count = line.split("  (")
     assert count == f"{len(moves.split())} moves)"
     assert apply_moves(state, moves) == solved_facelets(3)

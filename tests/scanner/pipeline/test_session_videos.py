@@ -35,7 +35,7 @@ HOLD, TURN = 8, 3  # short pauses keep the suite fast; still above the 5 steady 
 def run_scan(video: ScanVideo, tmp_path, *extra: str) -> tuple[int, list[dict]]:
     path = write_video(video.frames, tmp_path / "scan.avi")
     result = CliRunner().invoke(main, ["scan", "--headless", "--video", str(path), *extra])
-    events = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
     return result.exit_code, events
 
 
