@@ -48,6 +48,7 @@ from cubescan.solver.moves import (
 )
 from cubescan.solver.pocket import solve_pocket
 from cubescan.solver.search import search
+from cubescan.solver.stages import SolveStage
 from cubescan.solver.tables import load_tables
 from cubescan.solver.validate import validate
 
@@ -77,6 +78,9 @@ class SolveResult:
         cube at most :data:`cubescan.solver.search.DIRECT_DEPTH` moves from solved, unless
         the direct search's node budget (:data:`cubescan.solver.search.DIRECT_NODES`)
         ran out first.
+    stages
+        The solution split into its named stages (a big cube's centres, edges and 3x3);
+        empty for a cube solved in one stage (2x2 and 3x3).
     """
 
     moves: tuple[Move, ...]
@@ -85,6 +89,7 @@ class SolveResult:
     nodes: int = 0
     lower_bound: int = 0
     optimal: bool = False
+    stages: tuple[SolveStage, ...] = ()
 
     @property
     def length(self) -> int:
