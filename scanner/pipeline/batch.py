@@ -334,18 +334,20 @@ def run_batch(
     temp.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     os.replace(temp, jsonl)
     todo = [folder for folder in cubes if folder.name not in done]
-    new_rows: list[dict] = []
     interrupted = False
     with open(jsonl, "a", encoding="utf-8") as handle, Progress(disable=not show_progress) as bar:
         task = bar.add_task("checking cubes", total=len(todo))
         try:
             for row in _results(check_folder, todo, out, jobs, cluster):
                 _append(handle, row)
-                new_rows.append(row)
                 bar.advance(task)
         except KeyboardInterrupt:
             interrupted = True
-    write_summaries(out, rows + new_rows)
+    # The file, not a list kept beside it, says what finished: an interrupt can land
+    # between writing a row and noting it anywhere else.
+    all_rows = read_rows(jsonl)
+    new_rows = all_rows[len(rows) :]
+    write_summaries(out, all_rows)
     errors = sum(row["status"] == "error" for row in new_rows)
     return BatchSummary(len(new_rows), len(done & {c.name for c in cubes}), errors, interrupted)
 

@@ -127,6 +127,26 @@ def test_ctrl_c_leaves_consistent_reports(tmp_path):
     assert (out / "report.html").is_file()
 
 
+def test_an_interrupt_just_after_a_row_is_written_keeps_the_reports_level(tmp_path, monkeypatch):
+    # Ctrl-C lands after the second row reached report.jsonl and before anything else
+    # happened: the CSV and the count must still include that row (CI caught it once).
+    root = make_root(tmp_path, good=5)
+    out = tmp_path / "out"
+    synced = []
+
+    def fsync_then_interrupt(descriptor: int) -> None:
+        synced.append(descriptor)
+        if len(synced) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", fsync_then_interrupt)
+    summary = run_batch(root, out, row_from_folder, show_progress=False)
+    rows = read_rows(out / "report.jsonl")
+    with open(out / "report.csv", newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == len(rows) == summary.checked == 2
+    assert summary.interrupted
+
+
 def test_a_root_that_is_not_a_folder_of_cubes(tmp_path):
     with pytest.raises(BadInputError, match="not a folder"):
         find_cubes(tmp_path / "missing")
