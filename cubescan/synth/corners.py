@@ -44,7 +44,8 @@ class FaceTruth:
     facelets
         The ``N*N`` indices of its stickers in the cube's facelet string, net row-major.
     sticker_px
-        How wide its stickers are in the image, the narrower way (median over its cells).
+        How wide its stickers are in the image the narrower way (each sticker's area over its
+        longer side; median over its cells).
     """
 
     face: str
@@ -232,7 +233,8 @@ def random_corner_spec(
 
 
 def _sticker_px(face: str, spec: SceneSpec) -> float:
-    """Median over a face's cells of its sticker's narrower extent in the image, px."""
+    """Median over a face's cells of its sticker's narrower width in the image, px: its
+    area over its longer side (a face seen edge on shows slivers, however long)."""
     homography, _ = _face_homography(face, spec)
     n = spec.size
     inset = spec.gap / 2
@@ -247,9 +249,10 @@ def _sticker_px(face: str, spec: SceneSpec) -> float:
         ]
     ).astype(float)
     points = warp_points(ends, homography).reshape(4, n * n, 2)
-    across = np.linalg.norm(points[1] - points[0], axis=-1)
-    down = np.linalg.norm(points[3] - points[2], axis=-1)
-    return float(np.median(np.minimum(across, down)))
+    across, down = points[1] - points[0], points[3] - points[2]
+    area = np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0])
+    longer = np.maximum(np.linalg.norm(across, axis=-1), np.linalg.norm(down, axis=-1))
+    return float(np.median(area / longer))
 
 
 def render_corner_view(spec: SceneSpec) -> tuple[np.ndarray, CornerTruth]:

@@ -31,8 +31,9 @@ from cubescan.scanner.grid.params import (
     CUBE_CROP_STICKER_PX,
     LINK_TOLERANCE,
     MAX_FACES_IN_VIEW,
+    TURNED_MAX_ELONGATION,
 )
-from cubescan.scanner.grid.regions import working_lab
+from cubescan.scanner.grid.regions import find_regions, working_lab
 from cubescan.scanner.grid.rejection import not_a_face
 from cubescan.scanner.grid.search import _Pass, _pass_at, detect_scaled
 
@@ -217,7 +218,9 @@ def detect_faces(image: object, size: int | None = None) -> FacesInView:
         raise BadInputError("bad-size", f"cube size must be 2..7, got {size}")
     frame = as_bgr(image)
     best, passes = _best_face(frame, size)
-    faces = [] if best is None else [best, *_more_faces(frame, size, passes, [best])]
+    # The faces beside the best are looked for at its N: a cube's faces share it, and a
+    # smaller window inside one of them would stand where its other stickers merged.
+    faces = [] if best is None else [best, *_more_faces(frame, best.size, passes, [best])]
     return _joined(faces)
 
 
@@ -279,7 +282,9 @@ def _around(
     right, bottom = int(min(width, x1 + pad + 1)), int(min(height, y1 + pad + 1))
     crop = image[top:bottom, left:right]
     scale = min(2.0, CUBE_CROP_STICKER_PX / max(cell_width(found[0].centers), 1.0))
-    return _pass_at(working_lab(crop, scale)), crop, (float(left), float(top)), scale
+    lab = working_lab(crop, scale)
+    regions = find_regions(lab, max_elongation=TURNED_MAX_ELONGATION)
+    return _pass_at(lab, regions), crop, (float(left), float(top)), scale
 
 
 def _inside_any(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
