@@ -221,7 +221,7 @@ def detect_faces(image: object, size: int | None = None) -> FacesInView:
     # The faces beside the best are looked for at its N: a cube's faces share it, and a
     # smaller window inside one of them would stand where its other stickers merged.
     faces = [] if best is None else [best, *_more_faces(frame, best.size, passes, [best])]
-    return _joined(faces)
+    return join_faces(faces)
 
 
 def _more_faces(
@@ -298,8 +298,29 @@ def _inside_any(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     return inside
 
 
-def _joined(faces: list[FaceDetection]) -> FacesInView:
-    """The faces with their links, corners and cubes."""
+def join_faces(faces: list[FaceDetection]) -> FacesInView:
+    """How faces found in one frame join: which share an edge, where three meet, and which
+    are one cube's.
+
+    Parameters
+    ----------
+    faces
+        The faces, best first.
+
+    Returns
+    -------
+    FacesInView
+        The faces with their links, corners and cubes.
+
+    Examples
+    --------
+    >>> from cubescan.scanner.grid.face import make_detection
+    >>> left = make_detection(np.diag([30.0, 30.0, 1.0]), 3, np.ones((3, 3)))
+    >>> right = make_detection(np.array([[30.0, 0, 90], [0, 30, 0], [0, 0, 1]]), 3, np.ones((3, 3)))
+    >>> view = join_faces([left, right])
+    >>> [SIDES[side] for side in view.links[0].sides], view.links[0].left, view.cubes
+    (['right', 'left'], 0, ((0, 1),))
+    """
     links = []
     for i in range(len(faces)):
         for j in range(i + 1, len(faces)):
