@@ -230,40 +230,72 @@ def _more_faces(
     passes: dict[float, _Pass],
     found: list[FaceDetection],
 ) -> list[FaceDetection]:
-    """Faces beside ``found``: in the region cue's passes (the first pass first), then in a
-    crop around the faces found at the scale that makes their stickers
-    ``CUBE_CROP_STICKER_PX`` wide. The other faces of a cube seen from a corner are tilted
-    away, their stickers narrower than the best face's, often too narrow for the first pass
-    of a large frame. In each, the regions inside the faces found so far are set aside and
-    the rest linked again, until no face is left."""
+    """Faces beside ``found``: the rest of its cube in a crop around it (see :func:`_around`),
+    then the faces of other cubes in the first pass's lattices that hold no sticker of a face
+    found."""
+    first = passes[next(iter(passes))]
+    more = _peeled(image, size, _around(image, found), found, first)
+    found = [*found, *more]
+    to_work = np.linalg.inv(_to_frame(first.lab.shape, image.shape))
+    taken = _inside_any(first.regions.centers, [warp_points(f.quad, to_work) for f in found])
+    apart = [(coords, members) for coords, members in first.lattices if not taken[members].any()]
+    others = detect_scaled(
+        image,
+        _scale_of(first, image),
+        size,
+        (0.0, 0.0),
+        MAX_FACES_IN_VIEW,
+        prepared=_Pass(first.lab, first.regions, apart),
+    )
+    for face in others:
+        if len(found) + len(more) >= MAX_FACES_IN_VIEW:
+            break
+        if not any(_overlap(face.quad, other.quad) for other in found) and not not_a_face(
+            image, face
+        ):
+            found.append(face)
+            more.append(face)
+    return more
+
+
+def _scale_of(pass_: _Pass, image: np.ndarray) -> float:
+    """The scale of a pass over the whole frame."""
+    return pass_.lab.shape[1] / image.shape[1]
+
+
+def _peeled(
+    image: np.ndarray,
+    size: int | None,
+    look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+    found: list[FaceDetection],
+    first: _Pass,
+) -> list[FaceDetection]:
+    """The faces in a look (its pass, crop, the crop's corner, scale) beside ``found``: the
+    regions inside the faces found so far are set aside and the rest linked again, until no
+    face is left. A face must not continue in the first pass's regions (see
+    :func:`~cubescan.scanner.grid.continuation._not_continued`) and must pass
+    :func:`~cubescan.scanner.grid.rejection.not_a_face`."""
+    pass_, crop, offset, scale = look
     more: list[FaceDetection] = []
-    scales = list(passes)
-    first_lab, first_regions = passes[scales[0]].lab, passes[scales[0]].regions
-    looks = [(passes[scale], image, (0.0, 0.0), scale) for scale in scales]
-    for pass_, crop, offset, scale in [*looks, _around(image, found)]:
-        to_work = np.linalg.inv(_to_frame(pass_.lab.shape, crop.shape, offset))
-        for _ in range(MAX_FACES_IN_VIEW):
-            if len(found) + len(more) >= MAX_FACES_IN_VIEW:
-                return more
-            quads = [warp_points(face.quad, to_work) for face in [*found, *more]]
-            keep = ~_inside_any(pass_.regions.centers, quads)
-            if keep.sum() < 2 * 2:
-                break
-            rest = _pass_at(pass_.lab, _subset(pass_.regions, keep))
-            new = detect_scaled(crop, scale, size, offset, MAX_FACES_IN_VIEW, prepared=rest)
-            if pass_ is not passes[scales[0]]:
-                new = _not_continued(image, new, first_lab, first_regions)
-            new = [
-                face
-                for face in new
-                if not any(_overlap(face.quad, other.quad) for other in [*found, *more])
-                and not not_a_face(image, face)
-            ]
-            if not new:
-                break
-            for face in new:  # faces of one round may overlap each other's neighbours
-                if not any(_overlap(face.quad, other.quad) for other in more):
-                    more.append(face)
+    to_work = np.linalg.inv(_to_frame(pass_.lab.shape, crop.shape, offset))
+    while len(found) + len(more) < MAX_FACES_IN_VIEW:
+        quads = [warp_points(face.quad, to_work) for face in [*found, *more]]
+        keep = ~_inside_any(pass_.regions.centers, quads)
+        if keep.sum() < 2 * 2:
+            break
+        rest = _pass_at(pass_.lab, _subset(pass_.regions, keep))
+        new = detect_scaled(crop, scale, size, offset, MAX_FACES_IN_VIEW, prepared=rest)
+        new = [
+            face
+            for face in _not_continued(image, new, first.lab, first.regions)
+            if not any(_overlap(face.quad, other.quad) for other in [*found, *more])
+            and not not_a_face(image, face)
+        ]
+        if not new:
+            break
+        for face in new:  # faces of one round may overlap each other's neighbours
+            if not any(_overlap(face.quad, other.quad) for other in more):
+                more.append(face)
     return more
 
 

@@ -137,7 +137,7 @@ LINK_TOLERANCE = 0.5
 # them; it is looked for in a crop of that at the scale giving the best face's stickers
 # CUBE_CROP_STICKER_PX (the faces turned away from the camera show narrower stickers).
 CUBE_CROP_PAD = 1.1
-CUBE_CROP_STICKER_PX = 36.0
+CUBE_CROP_STICKER_PX = 24.0
 # A face turned 60 degrees or more away from the camera, seen obliquely, shows its stickers as
 # parallelograms longer than a sticker region may be (``find_regions``' 2.6): around a cube
 # already found, they are taken up to this.
