@@ -37,6 +37,8 @@ from cubescan.scanner.grid.regions import find_regions, working_lab
 from cubescan.scanner.grid.rejection import not_a_face
 from cubescan.scanner.grid.search import _Pass, _pass_at, detect_scaled
 
+FACES_OF_A_CUBE_IN_VIEW = 3  # a cube never shows the camera more
+
 SIDES = ("top", "right", "bottom", "left")
 """A face's sides as it is seen: side k runs from its quad's corner k to corner k + 1."""
 
@@ -272,13 +274,14 @@ def _peeled(
 ) -> list[FaceDetection]:
     """The faces in a look (its pass, crop, the crop's corner, scale) beside ``found``: the
     regions inside the faces found so far are set aside and the rest linked again, until no
-    face is left. A face must not continue in the first pass's regions (see
+    face is left or a cube's three are found (no view shows more of one cube). A face must
+    not continue in the first pass's regions (see
     :func:`~cubescan.scanner.grid.continuation._not_continued`) and must pass
     :func:`~cubescan.scanner.grid.rejection.not_a_face`."""
     pass_, crop, offset, scale = look
     more: list[FaceDetection] = []
     to_work = np.linalg.inv(_to_frame(pass_.lab.shape, crop.shape, offset))
-    while len(found) + len(more) < MAX_FACES_IN_VIEW:
+    while len(found) + len(more) < FACES_OF_A_CUBE_IN_VIEW:
         quads = [warp_points(face.quad, to_work) for face in [*found, *more]]
         keep = ~_inside_any(pass_.regions.centers, quads)
         if keep.sum() < 2 * 2:
