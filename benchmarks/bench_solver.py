@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--table-repeats", type=int, default=3)
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record, "match-peer" if args.match_peer else "")
+    start_recording(args.record, "bench_solver match-peer" if args.match_peer else None)
 
     try:
         import kociemba
