@@ -301,7 +301,10 @@ def render_corner_view(spec: SceneSpec) -> tuple[np.ndarray, CornerTruth]:
 
 
 def render_cube_corners(
-    facelets: str, rng: np.random.Generator, resolution: tuple[int, int] = (640, 480)
+    facelets: str,
+    rng: np.random.Generator,
+    resolution: tuple[int, int] = (640, 480),
+    scale_range: tuple[float, float] = (0.35, 0.9),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two photos of one cube, taken from opposite corners: every face is in one of them.
 
@@ -313,6 +316,8 @@ def render_cube_corners(
         Random generator: the corner pair, and each photo's pose and look.
     resolution
         ``(width, height)`` of both photos.
+    scale_range
+        Range of the whole cube's width in each photo, a fraction of the shorter side.
 
     Returns
     -------
@@ -332,7 +337,12 @@ def render_cube_corners(
     images = []
     for signs in (corner, -corner):
         spec = random_corner_spec(
-            rng, size, faces=3, resolution=resolution, corner=tuple(int(v) for v in signs)
+            rng,
+            size,
+            faces=3,
+            resolution=resolution,
+            scale_range=scale_range,
+            corner=tuple(int(v) for v in signs),
         )
         images.append(render_corner_view(replace(spec, colors=colors))[0])
     return images[0], images[1]

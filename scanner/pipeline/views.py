@@ -14,8 +14,9 @@ Examples
 --------
 >>> from cubescan.synth.corners import render_cube_corners
 >>> from cubescan.solver.moves import apply_moves, solved_facelets
->>> truth = apply_moves(solved_facelets(3), "R U F'")
->>> images = render_cube_corners(truth, np.random.default_rng(0))  # two opposite corners
+>>> truth = apply_moves(solved_facelets(3), "R U F' D2 L")
+>>> rng = np.random.default_rng(2)
+>>> images = render_cube_corners(truth, rng, scale_range=(0.6, 0.9))  # opposite corners
 >>> report = check_views([read_photo_faces(image, f"corner {k}") for k, image in
 ...                       enumerate(images, 1)], solve=False)
 >>> report.cube.valid, len(report.faces), report.conflicts
@@ -37,6 +38,11 @@ from cubescan.scanner.pipeline.check import CubeReport, PhotoPlacement, cube_rep
 from cubescan.scanner.sampling import sample_colors
 from cubescan.scanner.views import Join, Placement, view_placements
 from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import same_cube
+
+MAX_READINGS = 6
+"""Most placements of the photos read as whole cubes (those whose faces seen twice agree
+best): each reading names the colours and checks the pieces."""
 
 MAX_COMBINATIONS = 24**3
 """Most placements of the photos past the first that are tried (four photos of joined
@@ -208,22 +214,34 @@ def check_views(
             f"the faces found ({found}) are not all six of the cube: photograph it from "
             "two opposite corners, each photo showing three faces whole",
         )
+    placed = [_placed(photos, combination) for combination in combinations]
+    # A face seen twice must look alike in both photos: the placements that make the
+    # readings agree best are read as cubes first, and only a few of them.
+    agreement = [_disagreement(seen, size) for seen in placed]
+    order = sorted(range(len(placed)), key=agreement.__getitem__)[:MAX_READINGS]
     readings = []
-    for combination in combinations:
-        seen = [
-            (photo.source, k, letter, turns, photo.lab[k])
-            for photo, placement in zip(photos, combination, strict=True)
-            for k, (letter, turns) in enumerate(placement)
-        ]
+    refused = BadInputError("no-cube", "no placement of the photos' faces reads as a cube")
+    for seen in (placed[i] for i in order):
         first = {letter: (k, turns, lab) for *_, k, letter, turns, lab in reversed(seen)}
         samples = [_net_lab(first[f][2], size, first[f][1]) for f in FACES]
-        report = cube_report(samples, [f"face {f}" for f in FACES], "net", profile, solve=False)
+        try:
+            report = cube_report(samples, [f"face {f}" for f in FACES], "net", profile, False)
+        except BadInputError as error:
+            refused = error  # this placement's colours make no cube; another may
+            continue
         broken = sum(p.code not in ("corner-twist", "edge-flip", "permutation-parity")
                      for p in report.validation.problems)  # fmt: skip
         readings.append(((not report.valid, broken, len(report.validation.problems)), report, seen))
+    if not readings:
+        raise refused
     best = min(range(len(readings)), key=lambda r: readings[r][0])
     _, report, seen = readings[best]
-    ambiguous = report.valid and sum(not score[0] for score, _, _ in readings) > 1
+    # Another placement read as a sound cube is an ambiguity when it is another cube (a
+    # cube alike from several sides, such as a solved one, gives the same cube each way).
+    ambiguous = report.valid and any(
+        not score[0] and not same_cube(other.facelets, report.facelets)
+        for score, other, _ in readings
+    )
     faces = tuple(
         PhotoPlacement(f"{source} #{k + 1}", letter, (-turns) % 4)
         for source, k, letter, turns, _ in seen
@@ -234,6 +252,29 @@ def check_views(
 
         report = with_solution(report)
     return ViewsReport(replace(report, photos=faces), faces, conflicts, ambiguous)
+
+
+def _placed(photos: Sequence[PhotoFaces], combination: tuple[Placement, ...]) -> list[tuple]:
+    """Every face seen, as ``(source, index in its photo, cube face, turns, samples)``."""
+    return [
+        (photo.source, k, letter, turns, photo.lab[k])
+        for photo, placement in zip(photos, combination, strict=True)
+        for k, (letter, turns) in enumerate(placement)
+    ]
+
+
+def _disagreement(seen: list[tuple], size: int) -> float:
+    """How unlike the readings of faces seen twice are: the largest, over such faces, of
+    the median colour difference (Delta E) between two readings, sticker for sticker."""
+    first: dict[str, np.ndarray] = {}
+    worst = 0.0
+    for _, _, letter, turns, lab in seen:
+        net = _net_lab(lab, size, turns)
+        if letter in first:
+            worst = max(worst, float(np.median(np.linalg.norm(net - first[letter], axis=1))))
+        else:
+            first[letter] = net
+    return worst
 
 
 def _conflicts(report: CubeReport, seen: list, size: int) -> tuple[str, ...]:
