@@ -40,9 +40,10 @@ from cubescan.scanner.views import Join, Placement, view_placements
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import same_cube
 
-MAX_READINGS = 6
+MAX_READINGS = 48
 """Most placements of the photos read as whole cubes (those whose faces seen twice agree
-best): each reading names the colours and checks the pieces."""
+best): each reading names the colours and checks the pieces. Two opposite corners leave 3;
+three photos of two faces each about 20."""
 
 MAX_COMBINATIONS = 24**3
 """Most placements of the photos past the first that are tried (four photos of joined
@@ -216,7 +217,7 @@ def check_views(
         )
     placed = [_placed(photos, combination) for combination in combinations]
     # A face seen twice must look alike in both photos: the placements that make the
-    # readings agree best are read as cubes first, and only a few of them.
+    # readings agree best are read as cubes first, and only so many of them.
     agreement = [_disagreement(seen, size) for seen in placed]
     order = sorted(range(len(placed)), key=agreement.__getitem__)[:MAX_READINGS]
     readings = []
