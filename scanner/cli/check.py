@@ -118,6 +118,58 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
     return slots + centers
 
 
+def print_verdict(console: Console, report: CubeReport) -> None:
+    """Human output before the solution: the verdict, re-read stickers, doubts.
+
+    Parameters
+    ----------
+    console
+        Where to print.
+    report
+        The cube's report (with or without its solution).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> from cubescan.scanner.pipeline.check import cube_report
+    >>> from cubescan.synth.colors import render_cube
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> import numpy as np
+    >>> lab = render_cube(solved_facelets(2), "cool", np.random.default_rng(0))
+    >>> report = cube_report([lab[4 * f : 4 * f + 4] for f in range(6)], solve=False)
+    >>> import io
+    >>> console = Console(file=io.StringIO(), width=60)
+    >>> print_verdict(console, report)
+    >>> console.file.getvalue().splitlines()[-1]
+    'Solvable.'
+    """
+    print_report(console, report.validation)
+    if report.repairs:
+        console.print("[bold]Re-read:[/]")
+        for repair in report.repairs:
+            console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
+    if report.ambiguous:
+        photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
+        console.print(
+            f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
+            f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
+            "another way gives pieces just as real. Check how that face sits on the cube, "
+            "or take the photos in the standard net orientation and use --orientation net."
+        )
+    elif report.ambiguity_note:
+        console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
+    if report.valid and report.unsure_stickers:
+        unsure = report.unsure_stickers
+        console.print(
+            f"[yellow]Unsure:[/] {len(unsure)} sticker(s) could be read as another colour "
+            f"({', '.join(unsure[:12])}{', ...' if len(unsure) > 12 else ''}); look at "
+            "them before trusting this cube, or photograph those faces again in even light."
+        )
+
+
 @click.command("check")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
@@ -157,8 +209,16 @@ def check(
     preparation = start_preparation(["detector", "solver"])
     with waiting("reading the photos"):
         report, photos = check_photos(images, sources, size, orientation, profile, solve=False)
-        if report.valid:
+    console = Console()
+    if not as_json:
+        # The verdict before the solution: on the first run the solver may still be
+        # building its tables, and what is wrong with the cube needs none of them.
+        print_verdict(console, report)
+    if report.valid:
+        with waiting("solving"):
             preparation.wait_for_solver()
+            report = with_solution(report)
+    else:
         report = with_solution(report)
     preparation.finish()
     if annotate is not None:
@@ -173,29 +233,6 @@ def check(
             data["expected"] = {"facelets": expected, "match": not mismatch, "mismatched": mismatch}
         click.echo(json.dumps(data, indent=2))
     else:
-        console = Console()
-        print_report(console, report.validation)
-        if report.repairs:
-            console.print("[bold]Re-read:[/]")
-            for repair in report.repairs:
-                console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
-        if report.ambiguous:
-            photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
-            console.print(
-                f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
-                f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
-                "another way gives pieces just as real. Check how that face sits on the cube, "
-                "or take the photos in the standard net orientation and use --orientation net."
-            )
-        elif report.ambiguity_note:
-            console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
-        if report.valid and report.unsure_stickers:
-            unsure = report.unsure_stickers
-            console.print(
-                f"[yellow]Unsure:[/] {len(unsure)} sticker(s) could be read as another colour "
-                f"({', '.join(unsure[:12])}{', ...' if len(unsure) > 12 else ''}); look at "
-                "them before trusting this cube, or photograph those faces again in even light."
-            )
         if report.solution is not None:
             console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "
                           f"{format_moves(report.solution)}")  # fmt: skip
