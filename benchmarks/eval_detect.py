@@ -490,7 +490,7 @@ def main() -> None:
     )
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record, "eval_detect_multi" if args.multi else None)
+    start_recording(args.record, "eval_detect multi" if args.multi else None)
     cv2.setNumThreads(1)
     if args.multi:
         report_multi(args)

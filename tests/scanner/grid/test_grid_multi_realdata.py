@@ -17,10 +17,10 @@ import pytest
 
 from cubescan.scanner.grid import detect_faces, detect_grid
 
-# When detect_faces was written: 101 of the 129 labelled faces in 49 photos (detect_grid, one
+# When detect_faces was written: 105 of the 129 labelled faces in 49 photos (detect_grid, one
 # face a photo: 48). The faces missed are mostly top faces seen at a grazing angle, their
 # stickers a few pixels tall in these 300x400 photos.
-MIN_LOCATED = 101
+MIN_LOCATED = 105
 
 
 def _located(record: dict, faces) -> bool:
@@ -69,7 +69,7 @@ def test_every_face_the_single_face_detector_locates_is_located(multi_face_resul
     assert not lost, lost
 
 
-@pytest.mark.xfail(strict=True, reason="the issue's target: 101 of 129 labelled faces today")
+@pytest.mark.xfail(strict=True, reason="the issue's target: 105 of 129 labelled faces today")
 def test_every_labelled_face_is_located(multi_face_results) -> None:
     missed = [image for image, faces in multi_face_results.items() if not all(m for m, _ in faces)]
     assert not missed, missed
