@@ -54,7 +54,7 @@ from record import add_record_argument, start_recording
 from cubescan.errors import BadInputError, CubescanError
 from cubescan.scanner.pipeline.check import CubeReport, cube_report
 from cubescan.scanner.pipeline.photos import FacePhoto, read_cube_photos
-from cubescan.scanner.pipeline.views import check_views, read_photo_faces
+from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.scanner.placements import rotate_face
 from cubescan.solver.cubie import random_state
 from cubescan.solver.fixes import reassembly_fault
@@ -215,7 +215,8 @@ def run_corners(cubes: int, sizes: list[int], seed: int) -> None:
                 images.reverse()
             start = time.perf_counter()
             try:
-                photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+                sources = [f"corner {k}" for k in range(len(images))]
+                photos = read_photos_faces(images, sources)
                 report = check_views(photos, solve=False)
                 outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
             except BadInputError as error:

@@ -22,7 +22,7 @@ from cubescan.scanner.pipeline.check import (
     with_solution,
 )
 from cubescan.scanner.pipeline.photos import list_photos
-from cubescan.scanner.pipeline.views import check_views, read_photo_faces
+from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
@@ -225,14 +225,7 @@ def check(
     preparation = start_preparation(["detector", "solver"])
     with waiting("reading the photos"):
         if joined:
-            views = check_views(
-                [
-                    read_photo_faces(image, source, size)
-                    for image, source in zip(images, sources, strict=True)
-                ],
-                profile,
-                solve=False,
-            )
+            views = check_views(read_photos_faces(images, sources, size), profile, solve=False)
             report, photos, conflicts, ambiguous = (
                 views.cube,
                 None,

@@ -139,6 +139,55 @@ def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) ->
     return PhotoFaces(source, found.faces[0].size, lab, joins)
 
 
+def read_photos_faces(
+    images: Sequence[np.ndarray], sources: Sequence[str], size: int | None = None
+) -> list[PhotoFaces]:
+    """:func:`read_photo_faces` for each photo; when N is not given and the photos disagree
+    on it, those read at another N than most are read again at that N.
+
+    Parameters
+    ----------
+    images
+        BGR photos.
+    sources
+        Their names.
+    size
+        N when known.
+
+    Returns
+    -------
+    list of PhotoFaces
+
+    Examples
+    --------
+    >>> read_photos_faces([], [])
+    []
+    """
+    photos = [
+        read_photo_faces(image, source, size) for image, source in zip(images, sources, strict=True)
+    ]
+    if size is None and len({p.size for p in photos}) > 1:
+        # Most faces decide: a face of few stickers is the likelier misread.
+        counts: dict[int, int] = {}
+        for photo in photos:
+            counts[photo.size] = counts.get(photo.size, 0) + len(photo.lab)
+        common = max(counts, key=counts.__getitem__)
+        photos = [
+            p if p.size == common else _read_again(image, p, common)
+            for p, image in zip(photos, images, strict=True)
+        ]
+    return photos
+
+
+def _read_again(image: np.ndarray, photo: PhotoFaces, size: int) -> PhotoFaces:
+    """The photo read again at N = ``size``; as it was when no face shows at that N (the
+    cubes' sizes then differ, as :func:`check_views` says)."""
+    try:
+        return read_photo_faces(image, photo.source, size)
+    except BadInputError:
+        return photo
+
+
 def _net_lab(lab: np.ndarray, size: int, turns: int) -> np.ndarray:
     """A face's samples seen turned ``turns`` clockwise from the net, back in net order."""
     return np.rot90(lab.reshape(size, size, 3), turns, axes=(0, 1)).reshape(-1, 3)
