@@ -21,6 +21,7 @@ from cubescan.synth.specs import (
     FACE_ORDER,
     RESOLUTIONS,
     SCENE_LIGHTS,
+    STANDARD_SCHEME,
     SceneSpec,
     random_scene_spec,
 )
@@ -159,6 +160,7 @@ def random_corner_spec(
     faces: int | None = None,
     resolution: tuple[int, int] | None = None,
     scale_range: tuple[float, float] = (0.35, 0.9),
+    corner: tuple[int, int, int] | None = None,
 ) -> SceneSpec:
     """Draw a corner view: the camera looks at one corner of the cube (three faces in view)
     or along one of its edges (two faces, the third at most grazed).
@@ -179,6 +181,9 @@ def random_corner_spec(
         ``(width, height)``, or None for one of :data:`~cubescan.synth.specs.RESOLUTIONS`.
     scale_range
         Range of the whole cube's width in the image, a fraction of the shorter image side.
+    corner
+        The corner looked at, as the signs of its x, y, z (x right, y up, z front: ``(1, 1,
+        1)`` is URF); None for a random one.
 
     Returns
     -------
@@ -196,6 +201,8 @@ def random_corner_spec(
     width, height = resolution if resolution else RESOLUTIONS[rng.integers(len(RESOLUTIONS))]
     looks = random_scene_spec(rng, size, resolution=(int(width), int(height)))
     signs = _CORNER_SIGNS[rng.integers(len(_CORNER_SIGNS))]
+    if corner is not None:
+        signs = np.array(corner, dtype=float)
     axes = np.eye(3) * signs  # the three face normals at the corner
     order = rng.permutation(3)
     if faces == 3:
@@ -291,3 +298,51 @@ def render_corner_view(spec: SceneSpec) -> tuple[np.ndarray, CornerTruth]:
             )
         )
     return image, CornerTruth(n, tuple(faces))
+
+
+def render_cube_corners(
+    facelets: str,
+    rng: np.random.Generator,
+    resolution: tuple[int, int] = (640, 480),
+    scale_range: tuple[float, float] = (0.35, 0.9),
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two photos of one cube, taken from opposite corners: every face is in one of them.
+
+    Parameters
+    ----------
+    facelets
+        The cube (face letters, facelet order); its colours are the standard scheme's.
+    rng
+        Random generator: the corner pair, and each photo's pose and look.
+    resolution
+        ``(width, height)`` of both photos.
+    scale_range
+        Range of the whole cube's width in each photo, a fraction of the shorter side.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The two BGR photos.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> first, second = render_cube_corners(solved_facelets(2), np.random.default_rng(0))
+    >>> first.shape, second.shape
+    ((480, 640, 3), (480, 640, 3))
+    """
+    size = round((len(facelets) // 6) ** 0.5)
+    colors = "".join(STANDARD_SCHEME[f] for f in facelets)
+    corner = _CORNER_SIGNS[rng.integers(len(_CORNER_SIGNS))]
+    images = []
+    for signs in (corner, -corner):
+        spec = random_corner_spec(
+            rng,
+            size,
+            faces=3,
+            resolution=resolution,
+            scale_range=scale_range,
+            corner=tuple(int(v) for v in signs),
+        )
+        images.append(render_corner_view(replace(spec, colors=colors))[0])
+    return images[0], images[1]
