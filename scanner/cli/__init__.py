@@ -47,7 +47,7 @@ SUBCOMMANDS = {
         "cubescan.scanner.cli.calibrate:calibrate",
         "Learn a colour profile from a scan whose state is known.",
     ),
-    "read": ("cubescan.scanner.cli.read:read", "Detect a face in IMAGE and name its colours."),
+    "read": ("cubescan.scanner.cli.read:read", "Detect every face in IMAGE and name its colours."),
     "check": ("cubescan.scanner.cli.check:check", "Read one cube from its photos and check it."),
     "batch": (
         "cubescan.scanner.cli.batch:batch",

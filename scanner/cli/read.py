@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cubescan.calibration.face_naming import name_face_colors
+from cubescan.errors import BadInputError
 from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.frames.imageio import check_image_output, read_image, write_image
 from cubescan.scanner.grid import FacesInView, detect_faces
@@ -67,7 +68,10 @@ def _read_faces(
 ) -> tuple[list[FacePhoto], FacesInView]:
     """Every face of the photo, sampled, and how they join; when the fast search finds none,
     the one face :func:`read_face` finds (its thorough search, and its errors)."""
-    view = detect_faces(image, size)
+    try:
+        view = detect_faces(image, size)
+    except BadInputError as err:  # say which photo
+        raise BadInputError(err.code, f"{source}: {err.message}") from None
     if not view.faces:
         return [read_face(image, source, size)], join_faces([])
     photos = [
