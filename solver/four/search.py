@@ -98,7 +98,19 @@ class Phase:
         return Phase(tuple(moves), perms, axis, order, tuple(patterns), goal)
 
     def packed(self) -> tuple[np.ndarray, ...]:
-        """The coordinates and tables packed into flat arrays for :func:`ida_depth`."""
+        """The coordinates and tables packed into flat arrays for :func:`ida_depth`.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            Slots, labels, group ends, counts, radices and tables of every coordinate,
+            each concatenated, with the offsets of each coordinate's part.
+
+        Examples
+        --------
+        >>> len(Phase.build((), [], GOAL_NONE).packed())
+        10
+        """
         pats = [p for p, _ in self.patterns]
         n_labels = max((p.counts.shape[1] for p in pats), default=1)
         slots = np.concatenate([p.slots for p in pats] + [np.zeros(0, np.int64)])
