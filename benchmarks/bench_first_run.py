@@ -3,7 +3,9 @@
 Cold means what a fresh install meets: empty numba and table caches (fresh
 ``NUMBA_CACHE_DIR`` and ``CUBESCAN_CACHE_DIR`` per run), so every kernel is compiled and
 every table built. Warm is the next run on the same caches. Each command runs in its own
-process, as a user runs it; medians over ``--repeats`` runs.
+process, as a user runs it; medians over ``--repeats`` runs. Beside the whole run, the time
+to its first line of output: for ``check``, the verdict, which comes before the solver is
+waited for.
 
 Give ``--python`` more than once to time other installs in the same run, e.g. an older
 commit's virtualenv as "before":
@@ -33,25 +35,32 @@ COMMANDS = {
 }
 
 
-def timed(python: str, args: list[str], env: dict[str, str]) -> float:
-    """Seconds one command takes, start to exit; a failure stops the benchmark."""
+def timed(python: str, args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds to the first line on stdout and to exit; a failure stops the benchmark."""
     start = time.perf_counter()
-    done = subprocess.run([python, "-m", "cubescan", *args], env=env, capture_output=True)
+    process = subprocess.Popen(
+        [python, "-m", "cubescan", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    process.stdout.readline()
+    first = time.perf_counter() - start
+    _, stderr = process.communicate()
     elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        sys.exit(f"{python} cubescan {args[0]} failed: {done.stderr.decode()[-500:]}")
-    return elapsed
+    if process.returncode not in (0, 1):
+        sys.exit(f"{python} cubescan {args[0]} failed: {stderr.decode()[-500:]}")
+    return first, elapsed
 
 
-def cold_and_warm(python: str, args: list[str], repeats: int) -> tuple[float, float]:
-    """Median cold and warm seconds of one command."""
-    cold, warm = [], []
+def cold_and_warm(python: str, args: list[str], repeats: int) -> dict[str, float]:
+    """Median seconds of one command: cold and warm, to its first line and to its end."""
+    runs: dict[str, list[float]] = {"cold first": [], "cold": [], "warm first": [], "warm": []}
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as numba_dir, tempfile.TemporaryDirectory() as ours:
             env = {**os.environ, "NUMBA_CACHE_DIR": numba_dir, "CUBESCAN_CACHE_DIR": ours}
-            cold.append(timed(python, args, env))
-            warm.append(timed(python, args, env))
-    return statistics.median(cold), statistics.median(warm)
+            for kind in ("cold", "warm"):
+                first, whole = timed(python, args, env)
+                runs[f"{kind} first"].append(first)
+                runs[kind].append(whole)
+    return {kind: statistics.median(times) for kind, times in runs.items()}
 
 
 def main() -> None:
@@ -62,11 +71,18 @@ def main() -> None:
     options = parser.parse_args()
     start_recording(options.record)
     pythons = options.python or [sys.executable]
-    print(f"{os.cpu_count()} cores; median of {options.repeats} runs; seconds, cold / warm")
+    print(
+        f"{os.cpu_count()} cores; median of {options.repeats} runs; seconds, cold / warm, "
+        "each as first output line / end"
+    )
     for name, args in COMMANDS.items():
         for python in pythons:
-            cold, warm = cold_and_warm(python, args, options.repeats)
-            print(f"{name:>7}  {cold:6.2f} / {warm:5.2f}  ({python})", flush=True)
+            t = cold_and_warm(python, args, options.repeats)
+            print(
+                f"{name:>7}  cold {t['cold first']:6.2f} / {t['cold']:6.2f}   "
+                f"warm {t['warm first']:5.2f} / {t['warm']:5.2f}  ({python})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Our 3x3 solver against the `kociemba` package, side by side in one run.
 
 Usage: python benchmarks/bench_solver.py [--states 1000] [--seeds 2024 7] [--max-length 20]
-       [--table-repeats 3] [--record]
+       [--match-peer] [--table-repeats 3] [--record]
 
 Draws uniformly random solvable 3x3 states (seeded), solves each with
 ``cubescan.solver.solve.solve`` (validation, search, proof by re-applying the moves: the full
@@ -12,6 +12,10 @@ p95 and p99. It also measures the table build (into a fresh temporary cache fold
 the table load from the cache, each as a median over a few runs in fresh processes, the
 size of the table file, and the first search after start-up (numba loading its on-disk
 compiled code). ``--record`` writes what it prints into docs/accuracy.md.
+
+``--match-peer`` asks of our solver, per state, no more moves than the `kociemba` package's
+solution of that state has, and never more than ``--max-length`` unless the peer's is longer:
+the two solvers then meet the same length bar, state by state.
 """
 
 from __future__ import annotations
@@ -67,15 +71,12 @@ def time_tables(repeats: int) -> tuple[float, float, int]:
     return statistics.median(builds), statistics.median(loads), size
 
 
-def run_seed(seed: int, count: int, max_length: int, kociemba) -> None:
+def run_seed(seed: int, count: int, max_length: int, kociemba, match_peer: bool) -> None:
     rng = np.random.default_rng(seed)
     states = [random_state(rng) for _ in range(count)]
-    ours_t, ours_n, theirs_t, theirs_n = [], [], [], []
+    ours_t, ours_n, theirs_t, theirs_n, targets = [], [], [], [], []
     for state in states:
-        start = time.perf_counter()
-        moves = solve(state, max_length=max_length)
-        ours_t.append(time.perf_counter() - start)
-        ours_n.append(len(moves))
+        target = max_length
         if kociemba is not None:
             start = time.perf_counter()
             answer = kociemba.solve(state)
@@ -84,11 +85,22 @@ def run_seed(seed: int, count: int, max_length: int, kociemba) -> None:
             if apply_moves(state, theirs_moves) != solved_facelets(3):
                 raise SystemExit(f"kociemba returned a wrong solution for {state}")
             theirs_n.append(len(theirs_moves))
+            if match_peer:
+                target = max(max_length, len(theirs_moves))
+        targets.append(target)
+        start = time.perf_counter()
+        moves = solve(state, max_length=target)
+        ours_t.append(time.perf_counter() - start)
+        ours_n.append(len(moves))
 
-    print(f"\n{count} random states, seed {seed}, our max_length {max_length}")
+    bar = "the peer's length (at least max_length)" if match_peer else "max_length"
+    print(f"\n{count} random states, seed {seed}, our target {bar}, max_length {max_length}")
     print(summary("ours", ours_t, ours_n))
-    over = sum(n > max_length for n in ours_n)
-    print(f"{'':10s} solutions longer than {max_length}: {over}")
+    over = sum(n > t for n, t in zip(ours_n, targets, strict=True))
+    print(f"{'':10s} solutions longer than their target: {over}")
+    if kociemba is not None:
+        longer = sum(a > b for a, b in zip(ours_n, theirs_n, strict=True))
+        print(f"{'':10s} solutions longer than the peer's: {longer}")
     if kociemba is not None:
         print(summary("kociemba", theirs_t, theirs_n))
         ratios = [np.percentile(ours_t, q) / np.percentile(theirs_t, q) for q in PERCENTILES]
@@ -106,10 +118,11 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=1000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[2024])
     parser.add_argument("--max-length", type=int, default=20)
+    parser.add_argument("--match-peer", action="store_true", help="our target: the peer's length")
     parser.add_argument("--table-repeats", type=int, default=3)
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record)
+    start_recording(args.record, "bench_solver match-peer" if args.match_peer else None)
 
     try:
         import kociemba
@@ -132,7 +145,7 @@ def main() -> None:
         f"{time.perf_counter() - start:.2f} s"
     )
     for seed in args.seeds:
-        run_seed(seed, args.states, args.max_length, kociemba)
+        run_seed(seed, args.states, args.max_length, kociemba, args.match_peer)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
 
 

@@ -31,6 +31,12 @@ category that explains it, by comparing each stage with the renderer's ground tr
 * diagnosis: the cube is the truth, but the problems are not exactly the injected one.
 
 With ``--save-misses DIR`` the photos behind detection misses are written there as PNG.
+
+``--corners`` measures instead a cube read from two photos taken from opposite corners
+(:func:`~cubescan.synth.corners.render_cube_corners`: any roll, the cube 35-90% of the
+shorter side, the looks of the detector's scenes), in random order, for each N of
+``--sizes``: exact (the same cube, however held), wrong, or refused (with the refusal's
+code: mostly a face the detector did not find).
 """
 
 from __future__ import annotations
@@ -45,14 +51,22 @@ import cv2
 import numpy as np
 from record import add_record_argument, start_recording
 
-from cubescan.errors import CubescanError
+from cubescan.errors import BadInputError, CubescanError
 from cubescan.scanner.pipeline.check import CubeReport, cube_report
 from cubescan.scanner.pipeline.photos import FacePhoto, read_cube_photos
+from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.scanner.placements import rotate_face
 from cubescan.solver.cubie import random_state
 from cubescan.solver.fixes import reassembly_fault
 from cubescan.solver.geometry import FACES
-from cubescan.solver.moves import apply_moves, outer_moves, solved_facelets
+from cubescan.solver.moves import (
+    apply_moves,
+    layer_moves,
+    outer_moves,
+    same_cube,
+    solved_facelets,
+)
+from cubescan.synth.corners import render_cube_corners
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import RESOLUTIONS, STANDARD_SCHEME, SceneTruth, cube_photo_specs
 
@@ -186,6 +200,35 @@ def judge(
     return Outcome("diagnosis", f"got {codes}, injected {expected}")
 
 
+def run_corners(cubes: int, sizes: list[int], seed: int) -> None:
+    """Two opposite corner photos per random cube, read as ``cubescan check`` reads them."""
+    for size in sizes:
+        rng = np.random.default_rng([seed, size])
+        outcome: Counter[str] = Counter()
+        seconds = []
+        moves = layer_moves(size)
+        for _ in range(cubes):
+            turns = rng.integers(len(moves), size=10 * size + 10)
+            truth = apply_moves(solved_facelets(size), [moves[i] for i in turns])
+            images = list(render_cube_corners(truth, rng))
+            if rng.random() < 0.5:
+                images.reverse()
+            start = time.perf_counter()
+            try:
+                sources = [f"corner {k}" for k in range(len(images))]
+                photos = read_photos_faces(images, sources)
+                report = check_views(photos, solve=False)
+                outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
+            except BadInputError as error:
+                outcome[f"refused ({error.code})"] += 1
+            seconds.append(time.perf_counter() - start)
+        shown = ", ".join(f"{k}: {v}" for k, v in sorted(outcome.items()) if k != "exact")
+        print(
+            f"N={size}: {outcome['exact'] / cubes:6.1%} exact of {cubes} ({shown or 'no misses'}); "
+            f"median {np.median(seconds):.2f} s a cube"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cubes", type=int, default=40, help="cubes per fault kind")
@@ -204,9 +247,14 @@ def main() -> None:
         default="random",
         help="the cube the fault goes into",
     )
+    parser.add_argument("--corners", action="store_true", help="two corner photos per cube")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[2, 3, 4, 5, 6, 7])
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record)
+    start_recording(args.record, "eval_check corners" if args.corners else None)
+    if args.corners:
+        run_corners(args.cubes, args.sizes, args.seed)
+        return
     size = 3 if args.size_known else None
     if args.save_misses:
         args.save_misses.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,18 @@ of :data:`cubescan.synth.retake.RETAKES` (turned, shrunk, darker, lighter, warm 
 JPEG, blur, noise): what another person's photo of a cube may differ by. The boxes move with
 the photo.
 
+``--multi`` measures :func:`cubescan.scanner.grid.detect_faces` instead (every face of a
+frame): on ``--scenes`` rendered corner views (:mod:`cubescan.synth.corners`, N cycling through
+2..7, two or three faces in view) the share of visible faces found (a found face: N right and
+every centre within ``--tolerance`` of a cell width of the truth, in any quarter turn or
+mirror), in all and for the faces whose stickers are 12 px or more across; the faces found that
+match no face in view; the pairs of faces found whose shared edge is linked; and the time per
+frame beside :func:`detect_grid`'s on the same frames (medians). Then the false faces on the
+clutter seeds (``--clutter-seeds``, default 0..2000) against the single-face detector's, and
+on the real photos that show two or more labelled faces, the share of labelled faces located
+(a face of the right N whose centres lie within 15% of a sticker width of the boxes' centres,
+median), per source.
+
 Example: ``python benchmarks/eval_detect.py --scenes 2000 --negatives 500``
 """
 
@@ -34,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -42,7 +55,8 @@ import numpy as np
 from peer_contour import contour_face, same_stickers
 from record import add_record_argument, start_recording
 
-from cubescan.scanner.grid import detect_grid
+from cubescan.scanner.grid import detect_faces, detect_grid
+from cubescan.synth.corners import random_corner_spec, render_corner_view
 from cubescan.synth.retake import RETAKES, moved_boxes
 from cubescan.synth.scenes import render_clutter, render_scene, seeded_clutter
 from cubescan.synth.specs import random_scene_spec
@@ -276,6 +290,177 @@ def report_real(results: list[dict], verbose: bool) -> None:
                     print(f"    missed {row['image']}{fraction}{error}")
 
 
+MULTI_SIZES = (2, 3, 4, 5, 6, 7)
+MIN_STICKER_PX = 12.0  # the issue's target: faces whose stickers are this wide or wider
+
+
+def _same_face(centers: np.ndarray, truth_centers: np.ndarray, tolerance: float) -> bool:
+    """Whether found centres (N, N, 2) are the true ones in some quarter turn or mirror,
+    each within ``tolerance`` of a cell width."""
+    if centers.shape != truth_centers.shape:
+        return False
+    pitch = float(np.median(np.linalg.norm(np.diff(truth_centers, axis=1), axis=-1)))
+    for turns in range(4):
+        turned = np.rot90(truth_centers, turns, axes=(0, 1))
+        for candidate in (turned, turned[:, ::-1]):
+            if np.linalg.norm(candidate - centers, axis=-1).max() < tolerance * pitch:
+                return True
+    return False
+
+
+def _timed(detect, image: np.ndarray):
+    """``detect(image)`` and its time in seconds."""
+    start = time.perf_counter()
+    result = detect(image)
+    return result, time.perf_counter() - start
+
+
+def rendered_corners(scenes: int, seed: int, tolerance: float) -> dict:
+    """Per N: visible faces found (all, and those with stickers >= MIN_STICKER_PX), faces
+    found that match none in view, shared edges linked, and both detectors' times."""
+    rng = np.random.default_rng(seed)
+    counts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    multi_times, single_times = [], []
+    for index in range(scenes):
+        n = MULTI_SIZES[index % len(MULTI_SIZES)]
+        image, truth = render_corner_view(random_corner_spec(rng, n))
+        view, multi_time = _timed(detect_faces, image)
+        _, single_time = _timed(detect_grid, image)
+        multi_times.append(multi_time)
+        single_times.append(single_time)
+        row = counts[n]
+        matched: dict[str, int] = {}
+        for face in truth.faces:
+            hit = next(
+                (
+                    k
+                    for k, found in enumerate(view.faces)
+                    if _same_face(found.centers, face.centers, tolerance)
+                ),
+                None,
+            )
+            big = face.sticker_px >= MIN_STICKER_PX
+            row["visible"] += 1
+            row["found"] += hit is not None
+            row["big"] += big
+            row["big_found"] += big and hit is not None
+            if hit is not None:
+                matched[face.face] = hit
+        row["extra"] += len(view.faces) - len(set(matched.values()))
+        linked = {tuple(sorted(link.faces)) for link in view.links}
+        letters = sorted(matched)
+        for a in range(len(letters)):
+            for b in range(a + 1, len(letters)):
+                row["pairs"] += 1
+                pair = tuple(sorted((matched[letters[a]], matched[letters[b]])))
+                row["pairs_linked"] += pair in linked
+        row["wrong_links"] += len(linked) - sum(
+            1 for pair in linked if all(k in matched.values() for k in pair)
+        )
+    return {
+        "counts": {n: dict(row) for n, row in counts.items()},
+        "multi_ms": 1000 * float(np.median(multi_times)),
+        "single_ms": 1000 * float(np.median(single_times)),
+        "multi_mean_ms": 1000 * float(np.mean(multi_times)),
+        "single_mean_ms": 1000 * float(np.mean(single_times)),
+    }
+
+
+def multi_clutter(start: int, stop: int) -> tuple[int, int, int]:
+    """On the no-cube scenes of seeds [start, stop): the scenes where :func:`detect_grid`
+    finds a face, those where :func:`detect_faces` finds any, and the faces it finds."""
+    single = scenes = faces = 0
+    for seed in range(start, stop):
+        image = seeded_clutter(seed)
+        single += detect_grid(image) is not None
+        found = len(detect_faces(image).faces)
+        scenes += found > 0
+        faces += found
+    return single, scenes, faces
+
+
+def located(face: dict, found, tolerance: float = 0.15) -> bool:
+    """Whether a labelled face (with boxes) is one of the faces found: the right N, its
+    centres within ``tolerance`` of a sticker width of the boxes' centres (median)."""
+    center, width = box_centers(face)
+    for detection in found:
+        if detection.size != face["size"]:
+            continue
+        points = centers_of(detection).reshape(-1, 2)
+        distance = np.linalg.norm(center[:, None] - points[None], axis=2).min(axis=1)
+        if np.median(distance) / width < tolerance:
+            return True
+    return False
+
+
+def real_multi(root: Path) -> dict[str, dict]:
+    """Per source, on the photos with two or more labelled faces (all with boxes): labelled
+    faces located by :func:`detect_faces` and by :func:`detect_grid`, photos, times."""
+    by_source: dict[str, dict] = defaultdict(lambda: defaultdict(list))
+    for image_path, faces in real_photos(root).items():
+        if len(faces) < 2 or not all(face["boxes"] for face in faces):
+            continue
+        image = cv2.imread(str(root / image_path))
+        view, multi_time = _timed(detect_faces, image)
+        single, single_time = _timed(detect_grid, image)
+        row = by_source[faces[0]["source"]]
+        row["multi"] += [located(face, view.faces) for face in faces]
+        row["single"] += [located(face, [single] if single else []) for face in faces]
+        row["multi_times"].append(multi_time)
+        row["single_times"].append(single_time)
+        row["missed"] += [f"{image_path} ({len(faces)} labelled)"] * (
+            not all(located(face, view.faces) for face in faces)
+        )
+    return by_source
+
+
+def report_multi(args) -> None:
+    """Print the ``--multi`` measures (see the module's docstring)."""
+    result = rendered_corners(args.scenes, args.seed, args.tolerance)
+    totals: dict[str, int] = defaultdict(int)
+    for n, row in sorted(result["counts"].items()):
+        for key, value in row.items():
+            totals[key] += value
+        print(
+            f"corner views N={n}: faces found {row['found']}/{row['visible']},"
+            f" stickers >= {MIN_STICKER_PX:.0f} px {row['big_found']}/{row['big']},"
+            f" shared edges linked {row['pairs_linked']}/{row['pairs']},"
+            f" faces matching none in view {row['extra']}"
+        )
+    print(
+        f"corner views, all N: faces found {totals['found']}/{totals['visible']}"
+        f" ({totals['found'] / max(1, totals['visible']):.1%}), stickers >="
+        f" {MIN_STICKER_PX:.0f} px {totals['big_found']}/{totals['big']}"
+        f" ({totals['big_found'] / max(1, totals['big']):.1%}), shared edges linked"
+        f" {totals['pairs_linked']}/{totals['pairs']}, links between faces not both in view"
+        f" {totals['wrong_links']}, faces matching none in view {totals['extra']}"
+    )
+    print(
+        f"corner views, time per frame (median): detect_faces {result['multi_ms']:.1f} ms,"
+        f" detect_grid {result['single_ms']:.1f} ms,"
+        f" ratio {result['multi_ms'] / result['single_ms']:.2f}"
+        f" (means {result['multi_mean_ms']:.1f} / {result['single_mean_ms']:.1f} ms)"
+    )
+    start, stop = args.clutter_seeds or (0, 2000)
+    single, scenes, faces = multi_clutter(start, stop)
+    print(
+        f"no-cube scenes of seeds {start}..{stop - 1}: detect_grid finds a face in {single},"
+        f" detect_faces finds faces in {scenes} ({faces} faces)"
+    )
+    if not args.no_real and (REALDATA / "faces.jsonl").is_file():
+        for source, row in real_multi(REALDATA).items():
+            multi, single = row["multi"], row["single"]
+            print(
+                f"real {source}, {len(row['multi_times'])} photos with 2-3 labelled faces:"
+                f" labelled faces located {sum(multi)}/{len(multi)}"
+                f" ({sum(multi) / len(multi):.1%}; detect_grid {sum(single)}/{len(single)}),"
+                f" time per photo (median) {1000 * np.median(row['multi_times']):.0f} ms,"
+                f" detect_grid {1000 * np.median(row['single_times']):.0f} ms"
+            )
+            if args.verbose:
+                print("".join(f"    missed some of {image}\n" for image in row["missed"]), end="")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=2000)
@@ -298,10 +483,18 @@ def main() -> None:
         metavar=("START", "STOP"),
         help="also the no-cube scenes of these seeds at the test suite's small resolutions",
     )
+    parser.add_argument(
+        "--multi",
+        action="store_true",
+        help="every face of a frame (detect_faces) on rendered corner views and real photos",
+    )
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record)
+    start_recording(args.record, "eval_detect multi" if args.multi else None)
     cv2.setNumThreads(1)
+    if args.multi:
+        report_multi(args)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     result = rendered(args.scenes, sizes, args.seed, args.tolerance, args.peer)
     for n, rate in sorted(result["rates"].items()):

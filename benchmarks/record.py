@@ -48,15 +48,17 @@ def _git(*args: str) -> str:
     return done.stdout.strip()
 
 
-def start_recording(enabled: bool) -> None:
+def start_recording(enabled: bool, section: str | None = None) -> None:
     """From now on, copy what the script prints; at exit, write it into its section.
 
-    The section is named after the script (``eval_detect`` for ``eval_detect.py``).
+    The section is named ``section`` (a mode whose runs are kept beside the plain ones,
+    e.g. ``bench_solver match-peer``), else after the script (``eval_detect`` for
+    ``eval_detect.py``).
     """
     if not enabled:
         return
-    name = Path(sys.argv[0]).stem
-    command = " ".join(["python", f"benchmarks/{name}.py", *sys.argv[1:]])
+    name = section or Path(sys.argv[0]).stem
+    command = " ".join(["python", f"benchmarks/{Path(sys.argv[0]).name}", *sys.argv[1:]])
     commit = _git("rev-parse", "--short", "HEAD") or "unknown"
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     started = datetime.date.today().isoformat()

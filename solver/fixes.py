@@ -12,8 +12,10 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Protocol
 
 import numpy as np
@@ -245,6 +247,75 @@ def swap_pieces_fix(kind: str, names: tuple[str, str], slots: tuple[tuple[int, .
         tuple(slots[0]) + tuple(slots[1]),
         f"swap the two {kind}s at {names[0]} and {names[1]}",
     )
+
+
+def sticker_fixes(
+    letters: str,
+    suspects: Sequence[int],
+    per_letter: int,
+    alphabet: str,
+    sticker_name: Callable[[int], str],
+    color_of: Callable[[str], str],
+) -> list[Fix]:
+    """The single sticker changes that might mend broken pieces: re-stick one, or swap two.
+
+    When some letter is seen too often and another too rarely, a suspect sticker of a
+    surplus letter is re-stuck with each missing one; otherwise two suspects of different
+    letters trade places.
+
+    Parameters
+    ----------
+    letters
+        The state, one letter per sticker.
+    suspects
+        The stickers of the broken pieces, in order.
+    per_letter
+        How many stickers each letter has on a sound puzzle.
+    alphabet
+        The letters, in order.
+    sticker_name
+        A sticker's name for the text (``"U1"``).
+    color_of
+        How the text names a letter's colour (``"W (the U face's colour)"``).
+
+    Returns
+    -------
+    list of Fix
+        ``"restick"`` fixes (with their ``letter``) or ``"swap-stickers"`` fixes.
+
+    Examples
+    --------
+    >>> fixes = sticker_fixes("UUUR", [2, 3], 2, "UR", str, lambda c: f"the {c} colour")
+    >>> [(f.action, f.facelets, f.letter) for f in fixes]
+    [('restick', (2,), 'R')]
+    >>> [f.text for f in sticker_fixes("URUR", [0, 1], 2, "UR", str, str)]
+    ['the stickers at 0 and 1 were swapped: swap them back']
+    """
+    counts = Counter(letters)
+    surplus = [c for c in alphabet if counts.get(c, 0) > per_letter]
+    deficit = [c for c in alphabet if counts.get(c, 0) < per_letter]
+    if surplus and deficit:
+        return [
+            Fix(
+                "restick",
+                (i,),
+                f"the sticker at {sticker_name(i)} has the wrong colour: re-stick it with "
+                f"{color_of(c)}",
+                letter=c,
+            )
+            for i in suspects
+            if letters[i] in surplus
+            for c in deficit
+        ]
+    return [
+        Fix(
+            "swap-stickers",
+            (a, b),
+            f"the stickers at {sticker_name(a)} and {sticker_name(b)} were swapped: swap them back",
+        )
+        for a, b in combinations(suspects, 2)
+        if letters[a] != letters[b]
+    ]
 
 
 REASSEMBLY_FAULTS = ("twist", "flip", "swap", "mirror")

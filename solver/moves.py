@@ -409,3 +409,43 @@ def layer_moves(size: int) -> list[Move]:
             for last in range(2, size):
                 moves.append(Move(face, 1, last, turns))
     return moves
+
+
+WHOLE_CUBE_ROTATIONS = tuple(
+    f"{first} {second}".strip()
+    for first in ("", "x", "x2", "x'", "z", "z'")
+    for second in ("", "y", "y2", "y'")
+)
+"""The 24 ways to hold a cube, as rotation moves (the first is holding it as it is)."""
+
+
+def same_cube(a: str, b: str) -> bool:
+    """True when some whole-cube rotation and renaming of the letters turns ``a`` into ``b``.
+
+    Parameters
+    ----------
+    a, b
+        Two facelet strings of the same size, each in any alphabet.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> solved = solved_facelets(3)
+    >>> same_cube(apply_moves(solved, "R U"), apply_moves(apply_moves(solved, "R U"), "y"))
+    True
+    >>> same_cube(solved, apply_moves(solved, "R"))
+    False
+    """
+    if len(a) != len(b):
+        return False
+    for rotation in WHOLE_CUBE_ROTATIONS:
+        turned = apply_moves(a, rotation) if rotation else a
+        mapping: dict[str, str] = {}
+        if all(mapping.setdefault(x, y) == y for x, y in zip(turned, b, strict=True)) and len(
+            set(mapping.values())
+        ) == len(mapping):
+            return True
+    return False

@@ -55,6 +55,7 @@ from cubescan.solver.fixes import (
     apply_fix,
     combined_fix,
     flip_edge_fix,
+    sticker_fixes,
     swap_pieces_fix,
     twist_corner_fix,
     verdict_summary,
@@ -530,36 +531,20 @@ def _examine(facelets: str, size: int, symbols: str) -> _Findings:
 
 def _candidate_fixes(facelets: str, findings: _Findings, size: int, symbols: str) -> list[Fix]:
     """Single physical changes that might remove the structural problems."""
-    name = cube_geometry(size).facelet_name
-    counts = Counter(facelets)
-    target = size * size
-    surplus = [face for face in FACES if counts.get(face, 0) > target]
-    deficit = [face for face in FACES if counts.get(face, 0) < target]
     suspects = sorted(findings.suspects)
     if len(suspects) > _MAX_SUSPECTS:
         return []
-    if surplus and deficit:
-        return [
-            Fix(
-                "restick",
-                (i,),
-                f"the sticker at {name(i)} has the wrong colour: re-stick it with "
-                f"{_symbol(symbols, letter)} (the {letter} face's colour)",
-                letter=letter,
-            )
-            for i in suspects
-            if facelets[i] in surplus
-            for letter in deficit
-        ]
-    fixes = [
-        Fix(
-            "swap-stickers",
-            (a, b),
-            f"the stickers at {name(a)} and {name(b)} were swapped: swap them back",
-        )
-        for a, b in combinations(suspects, 2)
-        if facelets[a] != facelets[b]
-    ]
+    target = size * size
+    fixes = sticker_fixes(
+        facelets,
+        suspects,
+        target,
+        FACES,
+        cube_geometry(size).facelet_name,
+        lambda letter: f"{_symbol(symbols, letter)} (the {letter} face's colour)",
+    )
+    if any(facelets.count(face) != target for face in FACES):
+        return fixes  # re-stickings: a centre swap keeps the colour counts
     if size % 2 and len(suspects) >= 12:
         middle = target // 2
         for fa, fb in combinations(range(6), 2):

@@ -13,7 +13,7 @@ from cubescan.calibration.profile import load_profile
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.cli.validate import print_report
-from cubescan.scanner.frames.imageio import check_output_folder
+from cubescan.scanner.frames.imageio import check_output_folder, read_image
 from cubescan.scanner.output.annotations import write_annotations
 from cubescan.scanner.pipeline.check import (
     CubeReport,
@@ -21,6 +21,8 @@ from cubescan.scanner.pipeline.check import (
     load_photos,
     with_solution,
 )
+from cubescan.scanner.pipeline.photos import list_photos
+from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
@@ -118,6 +120,58 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
     return slots + centers
 
 
+def print_verdict(console: Console, report: CubeReport) -> None:
+    """Human output before the solution: the verdict, re-read stickers, doubts.
+
+    Parameters
+    ----------
+    console
+        Where to print.
+    report
+        The cube's report (with or without its solution).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> from cubescan.scanner.pipeline.check import cube_report
+    >>> from cubescan.synth.colors import render_cube
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> import numpy as np
+    >>> lab = render_cube(solved_facelets(2), "cool", np.random.default_rng(0))
+    >>> report = cube_report([lab[4 * f : 4 * f + 4] for f in range(6)], solve=False)
+    >>> import io
+    >>> console = Console(file=io.StringIO(), width=60)
+    >>> print_verdict(console, report)
+    >>> console.file.getvalue().splitlines()[-1]
+    'Solvable.'
+    """
+    print_report(console, report.validation)
+    if report.repairs:
+        console.print("[bold]Re-read:[/]")
+        for repair in report.repairs:
+            console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
+    if report.ambiguous:
+        photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
+        console.print(
+            f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
+            f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
+            "another way gives pieces just as real. Check how that face sits on the cube, "
+            "or take the photos in the standard net orientation and use --orientation net."
+        )
+    elif report.ambiguity_note:
+        console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
+    if report.valid and report.unsure_stickers:
+        unsure = report.unsure_stickers
+        console.print(
+            f"[yellow]Unsure:[/] {len(unsure)} sticker(s) could be read as another colour "
+            f"({', '.join(unsure[:12])}{', ...' if len(unsure) > 12 else ''}); look at "
+            "them before trusting this cube, or photograph those faces again in even light."
+        )
+
+
 @click.command("check")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
@@ -146,19 +200,58 @@ def check(
     """Read one cube from its photos and check it.
 
     One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
-    ... or given in URFDLB order; any rotation). Exit 0 solvable (and as expected),
-    1 not solvable or not as expected, 2 unreadable input."""
+    ... or given in URFDLB order; any rotation). Or from photos that show two or three
+    faces each (two photos from opposite corners; any other number than six photos is read
+    so). Exit 0 solvable (and as expected), 1 not solvable or not as expected, 2
+    unreadable input."""
     if expect is not None and scramble is not None:
         raise BadInputError("bad-usage", "give --expect or --scramble, not both")
+    listed = list_photos(list(paths))
+    joined = len(listed) != 6
     if annotate is not None:
+        if joined:
+            raise BadInputError(
+                "bad-usage",
+                "--annotate draws six single-face photos; draw corner photos with "
+                "`cubescan read PHOTO --annotate OUT`",
+            )
         check_output_folder(annotate)  # before the work, not after it
     profile = load_profile(profile_name) if profile_name else None
-    sources, images = load_photos(list(paths))
+    if joined:
+        images = [read_image(path) for path in listed]
+        sources = [str(path) for path in listed]
+    else:
+        sources, images = load_photos(listed)
     preparation = start_preparation(["detector", "solver"])
     with waiting("reading the photos"):
-        report, photos = check_photos(images, sources, size, orientation, profile, solve=False)
-        if report.valid:
+        if joined:
+            views = check_views(read_photos_faces(images, sources, size), profile, solve=False)
+            report, photos, conflicts, ambiguous = (
+                views.cube,
+                None,
+                views.conflicts,
+                views.ambiguous,
+            )
+        else:
+            report, photos = check_photos(images, sources, size, orientation, profile, solve=False)
+            conflicts, ambiguous = (), False
+    console = Console()
+    if not as_json:
+        # The verdict before the solution: on the first run the solver may still be
+        # building its tables, and what is wrong with the cube needs none of them.
+        print_verdict(console, report)
+        for line in conflicts:
+            console.print(f"[yellow]Conflict:[/] {line}")
+        if ambiguous:
+            console.print(
+                "[yellow]Ambiguous:[/] the photos also fit another cube: take a photo of a "
+                "third corner"
+            )
+    if report.valid:
+        with waiting("solving"):
             preparation.wait_for_solver()
+            report = with_solution(report)
+    else:
         report = with_solution(report)
     preparation.finish()
     if annotate is not None:
@@ -169,33 +262,13 @@ def check(
     )
     if as_json:
         data = report.to_dict()
+        if joined:
+            data["conflicts"] = list(conflicts)
+            data["ambiguous"] = data["ambiguous"] or ambiguous
         if expected is not None:
             data["expected"] = {"facelets": expected, "match": not mismatch, "mismatched": mismatch}
         click.echo(json.dumps(data, indent=2))
     else:
-        console = Console()
-        print_report(console, report.validation)
-        if report.repairs:
-            console.print("[bold]Re-read:[/]")
-            for repair in report.repairs:
-                console.print(f"  {repair.position}: {repair.old} -> {repair.new} ({repair.why})")
-        if report.ambiguous:
-            photos = [p.source for p in report.photos if p.face in report.ambiguous_faces]
-            console.print(
-                f"[yellow]Ambiguous:[/] the photos also fit {len(report.alternatives) - 1} other "
-                f"cube(s): face {', '.join(report.ambiguous_faces)} ({', '.join(photos)}) turned "
-                "another way gives pieces just as real. Check how that face sits on the cube, "
-                "or take the photos in the standard net orientation and use --orientation net."
-            )
-        elif report.ambiguity_note:
-            console.print(f"[green]Orientation settled:[/] {report.ambiguity_note}.")
-        if report.valid and report.unsure_stickers:
-            unsure = report.unsure_stickers
-            console.print(
-                f"[yellow]Unsure:[/] {len(unsure)} sticker(s) could be read as another colour "
-                f"({', '.join(unsure[:12])}{', ...' if len(unsure) > 12 else ''}); look at "
-                "them before trusting this cube, or photograph those faces again in even light."
-            )
         if report.solution is not None:
             console.print(f"[bold]Solution[/] ({len(report.solution)} moves): "
                           f"{format_moves(report.solution)}")  # fmt: skip
@@ -211,4 +284,4 @@ def check(
                 f"  {photo.source}: face {photo.face}, turned {photo.quarter_turns * 90} degrees",
                 style="dim",
             )
-    sys.exit(0 if report.valid and not mismatch else 1)
+    sys.exit(0 if report.valid and not mismatch and not conflicts else 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import multiprocessing
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -102,6 +103,15 @@ def warm_up_solver() -> None:
     load_tables(progress=False)  # no bar from a process the user did not start
     for size in (2, 3):
         solve(apply_moves(solved_facelets(size), "R U F' L2 D B'"))
+
+
+def _warm_up_solver_behind() -> None:
+    """:func:`warm_up_solver` at a lower priority: the command's own process, reading the
+    photos (and compiling the detector), comes first, so the verdict is not kept waiting
+    for the solver's tables."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    warm_up_solver()
 
 
 @dataclass
@@ -212,7 +222,9 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
     process = None
     if needed == ("detector", "solver") and overlap:
         # A daemon: it dies with the command, whatever way the command ends.
-        process = multiprocessing.get_context("spawn").Process(target=warm_up_solver, daemon=True)
+        process = multiprocessing.get_context("spawn").Process(
+            target=_warm_up_solver_behind, daemon=True
+        )
         process.start()
     sys.stderr.flush()
     return Preparation(needed, stamp, process)

@@ -104,7 +104,7 @@ class WindowState:
             return
         conflicts = [e for e in events if e.kind == "conflict"]
         last = events[-1]
-        if conflicts and last.kind != "done":
+        if conflicts and not any(e.kind == "done" for e in events):
             # The warning first, then what to do next.
             after = f"; {last.message}" if last.kind == "need-face" else ""
             self.message, self.alert = conflicts[-1].message + after, True

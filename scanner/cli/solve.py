@@ -35,13 +35,16 @@ def result_json(state: CubeState, result: SolveResult) -> dict:
     dict
         ``size``, ``facelets`` (URFDLB letters), ``valid`` (True) and ``problems`` (none),
         then the solution: ``solution`` (WCA text), ``moves`` (one string per move),
-        ``length``, ``max_length``, ``target_met`` and ``timed_out``.
+        ``length``, ``max_length``, ``target_met``, ``timed_out``, ``lower_bound`` (no
+        solution is shorter), ``optimal`` and ``stages`` (a big cube's named stages, each
+        with its ``name``, ``solution`` and ``length``; empty for one stage).
 
     Examples
     --------
     >>> from cubescan.solver.moves import solved_facelets
-    >>> result_json(parse_state(solved_facelets(3)), SolveResult((), 20))["solution"]
-    ''
+    >>> data = result_json(parse_state(solved_facelets(3)), SolveResult((), 20, optimal=True))
+    >>> data["solution"], data["lower_bound"], data["optimal"], data["stages"]
+    ('', 0, True, [])
     """
     return {
         "size": state.size,
@@ -54,6 +57,12 @@ def result_json(state: CubeState, result: SolveResult) -> dict:
         "max_length": result.max_length,
         "target_met": result.target_met,
         "timed_out": result.timed_out,
+        "lower_bound": int(result.lower_bound),
+        "optimal": bool(result.optimal),
+        "stages": [
+            {"name": stage.name, "solution": stage.text, "length": stage.length}
+            for stage in result.stages
+        ],
     }
 
 

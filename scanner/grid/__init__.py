@@ -76,6 +76,16 @@ from __future__ import annotations
 
 from cubescan.scanner.grid.detection import as_bgr, detect_grid
 from cubescan.scanner.grid.face import FaceDetection
+from cubescan.scanner.grid.multi import CubeCorner, FaceLink, FacesInView, detect_faces
 from cubescan.scanner.grid.params import WORK_SIDE
 
-__all__ = ["WORK_SIDE", "FaceDetection", "as_bgr", "detect_grid"]
+__all__ = [
+    "WORK_SIDE",
+    "CubeCorner",
+    "FaceDetection",
+    "FaceLink",
+    "FacesInView",
+    "as_bgr",
+    "detect_faces",
+    "detect_grid",
+]

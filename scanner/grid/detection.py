@@ -11,7 +11,13 @@ from cubescan.errors import BadInputError
 from cubescan.scanner.grid.face import FaceDetection, _three_seen_of_four
 from cubescan.scanner.grid.quads import _quad_face
 from cubescan.scanner.grid.rejection import not_a_face
-from cubescan.scanner.grid.search import _faint_faces, _lattice_faces, _more_scales, _slack_faces
+from cubescan.scanner.grid.search import (
+    _faint_faces,
+    _lattice_faces,
+    _more_scales,
+    _Pass,
+    _slack_faces,
+)
 from cubescan.scanner.grid.tracking import track
 
 
@@ -120,19 +126,28 @@ def detect_grid(
         tracked = track(image, size or previous.size, previous)
         if tracked is not None:
             return tracked
+    return _best_face(image, size, thorough=thorough, in_motion=in_motion)[0]
+
+
+def _best_face(
+    image: np.ndarray, size: int | None, *, thorough: bool = False, in_motion: bool = False
+) -> tuple[FaceDetection | None, dict[float, _Pass]]:
+    """:func:`detect_grid` over a whole BGR frame, and the region cue's passes it made (by
+    scale, the first first), for :func:`~cubescan.scanner.grid.multi.detect_faces` to look
+    again."""
     found, passes = _lattice_faces(image, size, max_faces=1)
     if found and not _three_seen_of_four(found[0]):
-        return None if not_a_face(image, found[0]) else found[0]
+        return (None if not_a_face(image, found[0]) else found[0]), passes
     # A 2x2 with one sticker unseen is the weakest find: the quad cue may see more.
     last_resort = found[0] if found and not not_a_face(image, found[0]) else None
     if in_motion:
-        return last_resort  # the other cues and last looks are for a face held still
+        return last_resort, passes  # the other cues and last looks are for a face held still
     quad_face = _quad_face(image, size)
     if quad_face is not None:
-        return quad_face
+        return quad_face, passes
     if last_resort is not None:
-        return last_resort
+        return last_resort, passes
     found = _slack_faces(image, size, passes) or _faint_faces(image, size, passes)
     if found and not not_a_face(image, found[0]):
-        return found[0]
-    return _more_scales(image, size) if thorough else None
+        return found[0], passes
+    return (_more_scales(image, size) if thorough else None), passes

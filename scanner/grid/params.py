@@ -125,3 +125,20 @@ TRACK_2X2_STICKER_PX = 64.0
 FOLLOW_REACH = 0.35  # pitches a sticker may have moved since the last frame, to be followed
 FOLLOW_TOLERANCE = 0.15  # pitches a followed sticker may lie off the refitted grid
 FOLLOW_MAX_UNSEEN = 2  # cells of a followed face (of 3x3 or more) left without a sticker
+
+# Every face in a frame (multi) --------------------------------------------------------------
+
+MAX_FACES_IN_VIEW = 6  # the most faces looked for in one frame (two cubes' corners)
+# Two faces share an edge when both ends of a side of one lie within this many cells of the
+# ends of a side of the other: each face's grid is extrapolated from its stickers to its
+# border, and a tilted face's misses by a fraction of a cell there.
+LINK_TOLERANCE = 0.5
+# The rest of a cube seen from a corner lies within this share of its faces' extent around
+# them; it is looked for in a crop of that at the scale giving the best face's stickers
+# CUBE_CROP_STICKER_PX (the faces turned away from the camera show narrower stickers).
+CUBE_CROP_PAD = 1.1
+CUBE_CROP_STICKER_PX = 24.0
+# A face turned 60 degrees or more away from the camera, seen obliquely, shows its stickers as
+# parallelograms longer than a sticker region may be (``find_regions``' 2.6): around a cube
+# already found, they are taken up to this.
+TURNED_MAX_ELONGATION = 4.0

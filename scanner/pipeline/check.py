@@ -243,6 +243,15 @@ def _reordered(
 ) -> Classification:
     """The classification in the assembled cube's facelet order and face letters."""
     index = _final_index(assembly, classification.size)
+    if not set(symbols.values()) <= set(assembly.symbols):
+        # An even cube's colours are placed on its faces by their names or its DLB corner;
+        # colours named outside the standard six, on corners that pair none, place nowhere.
+        raise BadInputError(
+            "unknown-scheme",
+            "the colours read cannot be placed on the cube's faces (they are not the "
+            "standard six, and its corners do not pair them): photograph it again in "
+            "even, white light",
+        )
     # Classification letters -> assembled face letters, through the shared colour symbols.
     letter_of = {read: FACES[assembly.symbols.index(symbol)] for read, symbol in symbols.items()}
     order = np.empty_like(index)
@@ -270,8 +279,9 @@ def with_solution(report: CubeReport) -> CubeReport:
     Returns
     -------
     CubeReport
-        ``solution`` set for a solvable 2x2 or 3x3; otherwise ``solution_note`` says why
-        not (not solvable as it is, or a size the solver does not take yet).
+        ``solution`` set for a solvable cube of a size the solver takes; otherwise
+        ``solution_note`` says why not (not solvable as it is, or a size the solver does
+        not take yet).
 
     Examples
     --------
@@ -287,15 +297,18 @@ def with_solution(report: CubeReport) -> CubeReport:
     if not report.validation.valid:
         note = "the cube cannot be solved as it is: see the problems and fixes"
         return replace(report, solution=None, solution_note=note)
-    if report.size > 3:
+    from cubescan.solver.solve import solve  # the search tables load only when a solution is wanted
+
+    try:
+        moves = tuple(solve(CubeState(report.size, report.facelets)))
+    except BadInputError as error:
+        if error.code != "unsupported-size":
+            raise
         note = (
             f"solving a {report.size}x{report.size} is not supported yet; "
             "the validation is complete"
         )
         return replace(report, solution=None, solution_note=note)
-    from cubescan.solver.solve import solve  # the search tables load only when a solution is wanted
-
-    moves = tuple(solve(CubeState(report.size, report.facelets)))
     return replace(report, solution=moves, solution_note="")
 
 

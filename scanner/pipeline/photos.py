@@ -55,6 +55,41 @@ def face_letter_of(path: Path) -> str | None:
     return found[-1] if len(set(found)) == 1 else None
 
 
+def list_photos(paths: Sequence[Path]) -> list[Path]:
+    """The photo files given: the paths themselves, or a single folder's images.
+
+    Parameters
+    ----------
+    paths
+        Image files, or a single folder (its files with an image suffix,
+        :data:`cubescan.scanner.frames.sources.IMAGE_SUFFIXES`, sorted by name, are taken).
+
+    Returns
+    -------
+    list of pathlib.Path
+
+    Raises
+    ------
+    BadInputError
+        A path that does not exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("b.jpg", "a.png", "notes.txt"):
+    ...         (Path(folder) / name).touch()
+    ...     [path.name for path in list_photos([Path(folder)])]
+    ['a.png', 'b.jpg']
+    """
+    for path in paths:
+        if not path.exists():
+            raise BadInputError("bad-path", f"{path} does not exist")
+    if len(paths) == 1 and paths[0].is_dir():
+        return sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    return list(paths)
+
+
 def order_photos(paths: Sequence[Path]) -> list[Path]:
     """Six photo paths in URFDLB order when their names say the face, else as given.
 
@@ -93,11 +128,7 @@ def order_photos(paths: Sequence[Path]) -> list[Path]:
     ...     [p.name for p in order_photos(photos)]  # names without faces: as given
     ['img3.png', 'img1.png', 'img2.png', 'img0.png', 'img4.png', 'img5.png']
     """
-    for path in paths:
-        if not path.exists():
-            raise BadInputError("bad-path", f"{path} does not exist")
-    if len(paths) == 1 and paths[0].is_dir():
-        paths = sorted(p for p in paths[0].iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    paths = list_photos(paths)
     if len(paths) != 6:
         listed = ", ".join(p.name for p in paths) or "none"
         raise BadInputError(

@@ -71,8 +71,8 @@ class SessionEvent:
     Attributes
     ----------
     kind
-        ``"need-face"``, ``"face-captured"``, ``"conflict"``, ``"done"``, ``"undone"``,
-        ``"reset"``.
+        ``"need-face"``, ``"face-captured"``, ``"conflict"``, ``"done"``, ``"look-again"``,
+        ``"undone"``, ``"reset"``.
     message
         What happened and what to do, in words.
     face
@@ -154,6 +154,10 @@ class ScanSession:
     # Key of the face last held still: holding it longer, or losing it from view for a
     # moment, is not news; showing it again after another face is.
     _shown: str | None = None
+    # Faces of the finished cube holding stickers the reading could not settle, asked for
+    # once more; and the faces already looked at again (never asked a second time).
+    _look_again: tuple[str, ...] = ()
+    _looked_again: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ the loop
 
@@ -193,7 +197,9 @@ class ScanSession:
 
         A face is captured on the frame that completes :attr:`stable_frames` consecutive
         frames of it held still with the same reading (any rotation); holding it longer
-        adds nothing. Once the cube is finished (:attr:`report` set) nothing more is taken.
+        adds nothing. Once the cube is finished (:attr:`report` set) only a face it asked
+        to see again (a ``look-again`` event) is taken: its new reading replaces the old
+        one and the cube is read again.
 
         Parameters
         ----------
@@ -205,9 +211,10 @@ class ScanSession:
         list of SessionEvent
             Empty on most frames. On a capture: ``face-captured``, any ``conflict``
             the new face proves, then ``need-face`` (or, with the sixth face, ``done``
-            or a ``conflict`` when the six faces make no cube). A face captured already
-            gives a ``conflict`` when shown again after another face, or when it now
-            reads differently.
+            or a ``conflict`` when the six faces make no cube; after ``done``, a
+            ``look-again`` naming the faces whose stickers the reading could not settle).
+            A face captured already gives a ``conflict`` when shown again after another
+            face, or when it now reads differently.
 
         Examples
         --------
@@ -218,7 +225,7 @@ class ScanSession:
         >>> [[e.kind for e in session.feed(white)] for _ in range(4)]
         [[], [], ['face-captured', 'need-face'], []]
         """
-        if self.report is not None:
+        if self.report is not None and not self._look_again:
             return []
         if observation is None or not self._steady(observation):
             self._in_view, self._held = observation, int(observation is not None)
@@ -226,6 +233,8 @@ class ScanSession:
         self._in_view, self._held = observation, self._held + 1
         if self._held != self.stable_frames:
             return []  # not steady long enough yet, or already dealt with
+        if self.report is not None:
+            return self._read_again(observation)
         return self._capture(observation, force=False)
 
     def capture_now(self) -> list[SessionEvent]:
@@ -277,7 +286,7 @@ class ScanSession:
         key = list(self.captured)[-1]
         del self.captured[key]
         self.report = None
-        self._shown = None
+        self._shown, self._look_again = None, ()
         return [
             SessionEvent("undone", f"forgot {self._describe(key)}", key),
             self._need_face(),
@@ -304,6 +313,8 @@ class ScanSession:
         self.captured.clear()
         self.report = None
         self._in_view, self._held, self._shown = None, 0, None
+        self._look_again = ()
+        self._looked_again.clear()
         return [SessionEvent("reset", "starting again"), self._need_face()]
 
     # ------------------------------------------------------------- internals
@@ -491,7 +502,47 @@ class ScanSession:
             ]
         self.report = report
         verdict = "solvable" if report.valid else "not solvable: " + report.validation.summary
-        return [SessionEvent("done", f"all six faces read: {verdict}", data=report.to_dict())]
+        events = [SessionEvent("done", f"all six faces read: {verdict}", data=report.to_dict())]
+        # The face each unsure sticker lies on, as the user knows it (its key).
+        key_of_face = {photo.face: photo.source for photo in report.photos}
+        unsure = [s for s in report.unsure_stickers if key_of_face[s[0]] not in self._looked_again]
+        self._look_again = tuple(dict.fromkeys(key_of_face[s[0]] for s in unsure))
+        if self._look_again:
+            faces = ", ".join(self._describe(key) for key in self._look_again)
+            events.append(
+                SessionEvent(
+                    "look-again",
+                    f"{len(unsure)} sticker(s) could be another colour ({', '.join(unsure)}): "
+                    f"show {faces} once more, in even light, to read them again",
+                    self._look_again[0],
+                    {"faces": list(self._look_again), "stickers": unsure},
+                )
+            )
+        return events
+
+    def _read_again(self, observation: FaceObservation) -> list[SessionEvent]:
+        """A face held still after the cube was finished: read again if it was asked for."""
+        if observation.size != self.size:
+            return []
+        # The captured face it agrees with most (its unsure stickers may read differently).
+        key = max(
+            self.captured,
+            key=lambda k: _agreement(self.captured[k].colors, observation.colors, self.size),
+        )
+        agreement = _agreement(self.captured[key].colors, observation.colors, self.size)
+        if key not in self._look_again or agreement <= 0.5:
+            return []
+        self._look_again = tuple(k for k in self._look_again if k != key)
+        self._looked_again.add(key)
+        self.captured[key] = CapturedFace(key, observation.colors, np.asarray(observation.lab))
+        self.report = None
+        read = SessionEvent(
+            "face-captured",
+            f"read {self._describe(key)} again",
+            key,
+            {"colors": observation.colors},
+        )
+        return [read, *self._finish()]
 
     def facelet_lab(self) -> np.ndarray | None:
         """The captured Lab samples in the finished cube's facelet order (None before).

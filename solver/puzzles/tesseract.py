@@ -40,11 +40,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations, permutations
+from itertools import permutations
 from operator import itemgetter
 
 from cubescan.solver.cubie import permutation_parity
-from cubescan.solver.fixes import Fix, apply_fix
+from cubescan.solver.fixes import Fix, apply_fix, sticker_fixes
 from cubescan.solver.puzzles.definition import CELLS, Puzzle, frame_sign, normalize_name, puzzle
 from cubescan.solver.puzzles.report import TesseractReport
 from cubescan.solver.validate import Problem
@@ -556,33 +556,14 @@ def _candidate_fixes(letters: str, problems: list[Problem], p: Puzzle, symbols: 
     suspects = sorted({i for q in problems if q.code != "color-count" for i in q.facelets})
     if len(suspects) > _MAX_SUSPECTS:
         return []
-    counts = Counter(letters)
-    target = p.stickers_per_cell
-    surplus = [c for c in CELLS if counts.get(c, 0) > target]
-    deficit = [c for c in CELLS if counts.get(c, 0) < target]
-    name = p.sticker_name
-    if surplus and deficit:
-        return [
-            Fix(
-                "restick",
-                (i,),
-                f"the sticker at {name(i)} has the wrong colour: re-stick it with "
-                f"{symbols[CELLS.index(c)]} (the {c} cell's colour)",
-                letter=c,
-            )
-            for i in suspects
-            if letters[i] in surplus
-            for c in deficit
-        ]
-    return [
-        Fix(
-            "swap-stickers",
-            (a, b),
-            f"the stickers at {name(a)} and {name(b)} were swapped: swap them back",
-        )
-        for a, b in combinations(suspects, 2)
-        if letters[a] != letters[b]
-    ]
+    return sticker_fixes(
+        letters,
+        suspects,
+        p.stickers_per_cell,
+        CELLS,
+        p.sticker_name,
+        lambda c: f"{symbols[CELLS.index(c)]} (the {c} cell's colour)",
+    )
 
 
 def _structural_fix(

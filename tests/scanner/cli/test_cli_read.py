@@ -10,6 +10,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from cubescan.scanner.cli import main
+from cubescan.synth.corners import random_corner_spec, render_corner_view
 from cubescan.synth.scenes import render_clutter, render_scene
 from cubescan.synth.specs import random_scene_spec
 
@@ -75,3 +76,24 @@ def test_grey_and_alpha_png_are_read(tmp_path: Path) -> None:
     grey = tmp_path / "grey.png"
     cv2.imwrite(str(grey), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     assert CliRunner().invoke(main, ["read", str(grey)]).exit_code in (0, 2)
+
+
+def test_a_corner_photo_lists_every_face_and_their_joins(tmp_path: Path) -> None:
+
+    spec = random_corner_spec(np.random.default_rng(2), 3, faces=3, resolution=(640, 480))
+    image, truth = render_corner_view(spec)
+    path = tmp_path / "corner.png"
+    cv2.imwrite(str(path), image)
+    out = tmp_path / "annotated.png"
+    result = CliRunner().invoke(main, ["read", str(path), "--json", "--annotate", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(data["faces"]) == len(truth.faces) == 3
+    assert data["cells"] == data["faces"][0]["cells"]  # the best face, as before
+    for face in data["faces"]:
+        assert face["size"] == 3 and len(face["cells"]) == 9
+        assert sorted(join["face"] for join in face["joins"]) == sorted({1, 2, 3} - {face["face"]})
+    annotated = cv2.imread(str(out))
+    assert annotated.shape == image.shape and not np.array_equal(annotated, image)
+    table = CliRunner().invoke(main, ["read", str(path)])
+    assert table.exit_code == 0 and "face 3 of 3" in table.output

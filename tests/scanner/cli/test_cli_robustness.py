@@ -236,6 +236,20 @@ def test_the_first_run_says_what_it_prepares_and_the_second_is_quiet(tmp_path, t
     }
 
 
+def test_the_verdict_is_printed_before_the_solver_is_waited_for(monkeypatch):
+    # On a first run the solver may take half a minute to prepare: a user who stops it
+    # then (Ctrl-C) already has the verdict, which needs no solver.
+    import cubescan.scanner.cli.check as check_module
+
+    def interrupted(report):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(check_module, "with_solution", interrupted)
+    result = CliRunner().invoke(main, ["check", str(CUBE)])
+    assert result.exit_code == 130
+    assert "Solvable." in result.stdout and "Solution" not in result.stdout
+
+
 def test_a_bad_input_is_refused_before_any_preparation(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "cubescan", "check", str(tmp_path / "missing")],

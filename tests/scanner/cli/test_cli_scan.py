@@ -48,8 +48,10 @@ def test_frame_folder_session_ends_with_the_cube(realdata, cube3, tmp_path, tabl
     assert result.exit_code == 0, result.output
     events = events_of(result.output)
     assert sum(e["event"] == "face-captured" for e in events) == 6
-    done = events[-1]
-    assert done["event"] == "done" and done["valid"] is True
+    # The verdict, then (under this rig's lamp) a request to look at unsure faces again.
+    done = next(e for e in reversed(events) if e["event"] == "done")
+    assert events[-1] is done or events[-1]["event"] == "look-again"
+    assert done["valid"] is True
     assert same_cube(done["facelets"], cube3["facelets"]) and done["solution"]
 
 
@@ -83,7 +85,10 @@ def test_a_session_cut_short_is_saved_and_resumed(realdata, cube3, tmp_path, tab
         main, ["scan", "--headless", "--frames", str(second), "--resume", str(saved)]
     )
     assert resumed.exit_code == 0, resumed.output
-    assert events_of(resumed.output)[-1]["event"] == "done"
+    assert [e["event"] for e in events_of(resumed.output)][-2:] in (
+        ["face-captured", "done"],
+        ["done", "look-again"],
+    )
 
 
 def test_missing_camera_and_window_are_clear_errors():

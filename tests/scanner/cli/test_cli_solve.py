@@ -119,3 +119,11 @@ def test_ctrl_c_exits_130_without_traceback():
             process.wait()
     assert process.returncode == 130
     assert "Traceback" not in err and "interrupted" in err
+
+
+def test_the_json_says_what_is_known_of_the_length():
+    # Four moves from solved: the direct search proves its answer optimal.
+    state = apply_moves(solved_facelets(3), "R U R' U'")
+    data = json.loads(run(state, "--json").stdout)
+    assert data["length"] == data["lower_bound"] == 4 and data["optimal"] is True
+    assert data["stages"] == []  # a 3x3 is solved in one stage

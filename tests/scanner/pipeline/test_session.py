@@ -181,3 +181,39 @@ def test_the_samples_in_facelet_order_match_the_report(table_cache):
     for face, info in session.report.colors.items():
         mine = lab[np.array(list(session.report.facelets)) == face]
         assert np.allclose(mine.mean(axis=0), info.lab, atol=0.5)
+
+
+def test_unsure_stickers_make_the_session_ask_for_their_faces_once_more():
+    # A white and a yellow centre sticker of a 4x4 read halfway between the two colours:
+    # nothing about the pieces settles which is which, so the session asks to see their
+    # faces again, takes only those, and reads the cube again with the new readings.
+    rng = np.random.default_rng(1)
+    truth = apply_moves(solved_facelets(4), "R U2 Fw' L 2R D")
+    clear = views(truth, rng)
+    lab = np.concatenate([view.lab for view in clear])
+    colors = "".join(view.colors for view in clear)
+    halfway = (
+        lab[[c == "W" for c in colors]].mean(0) + lab[[c == "Y" for c in colors]].mean(0)
+    ) / 2
+    blurred, seen = list(clear), set()
+    for f, view in enumerate(clear):
+        center = next((i for i in (5, 6, 9, 10) if view.colors[i] in "WY"), None)
+        if center is not None and view.colors[center] not in seen:
+            seen.add(view.colors[center])
+            changed = view.lab.copy()
+            changed[center] = halfway
+            blurred[f] = FaceObservation(4, view.colors, changed, view.quad)
+    session = ScanSession(stable_frames=2)
+    events = [e for view in blurred for e in show(session, view, 3)]
+    assert [e.kind for e in events[-2:]] == ["done", "look-again"]
+    asked = events[-1].data["faces"]
+    assert asked and set(events[-1].data["stickers"]) == set(session.report.unsure_stickers)
+    keys = list(session.captured)
+    others = [clear[keys.index(k)] for k in keys if k not in asked]
+    assert show(session, others[0], 3) == []  # a face not asked for is not taken
+    for key in asked:
+        again = show(session, clear[keys.index(key)], 3)
+        assert [e.kind for e in again[:2]] == ["face-captured", "done"]
+        assert again[0].face == key
+    assert session.report.valid and session.report.unsure_stickers == ()
+    assert show(session, clear[keys.index(asked[0])], 3) == []  # asked once, not again

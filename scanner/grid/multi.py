@@ -1,0 +1,446 @@
+"""Every face in a frame: :func:`detect_faces`, and how the faces of one cube join.
+
+The single-face detector (:func:`~cubescan.scanner.grid.detect_grid`) links a frame's regions
+into lattices and keeps the best face of each; a lattice over a cube seen from a corner holds
+the stickers of two or three faces (the next face's stickers, squashed, line up with this
+face's lines), and only one of them is fitted. So the faces are peeled: once a face is found,
+the regions inside it are set aside and the rest linked again, until no face is left. Every
+face found must pass the single-face detector's own tests (the lattice fit, the window tests
+and the last "not a face" tests, :func:`~cubescan.scanner.grid.rejection.not_a_face`).
+
+Faces found, the joins: two faces of one size share an edge when a side of one lies on a
+side of the other (both ends within ``LINK_TOLERANCE`` of a cell); three faces pairwise
+joined meet at the corner all three have. Faces joined, directly or through a third, are one
+cube's; the rest are other cubes'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cubescan.errors import BadInputError
+from cubescan.scanner.grid.continuation import _not_continued
+from cubescan.scanner.grid.detection import _best_face, as_bgr
+from cubescan.scanner.grid.face import FaceDetection, _to_frame, cell_width
+from cubescan.scanner.grid.geometry import _overlap, warp_points
+from cubescan.scanner.grid.lattice import _subset
+from cubescan.scanner.grid.params import (
+    CUBE_CROP_PAD,
+    CUBE_CROP_STICKER_PX,
+    LINK_TOLERANCE,
+    MAX_FACES_IN_VIEW,
+    TURNED_MAX_ELONGATION,
+)
+from cubescan.scanner.grid.regions import find_regions, working_lab
+from cubescan.scanner.grid.rejection import not_a_face
+from cubescan.scanner.grid.search import _Pass, _pass_at, detect_scaled
+
+FACES_OF_A_CUBE_IN_VIEW = 3  # a cube never shows the camera more
+
+SIDES = ("top", "right", "bottom", "left")
+"""A face's sides as it is seen: side k runs from its quad's corner k to corner k + 1."""
+
+
+@dataclass(frozen=True)
+class FaceLink:
+    """Two faces of one cube that share an edge.
+
+    Attributes
+    ----------
+    faces
+        The two faces' indices in :attr:`FacesInView.faces`.
+    sides
+        Which side of each (an index into :data:`SIDES`, as the face is seen) is the shared
+        edge.
+    edge
+        ``(2, 2)`` the shared edge's ends in image pixels (the two faces' corners averaged),
+        in the first face's clockwise order.
+    """
+
+    faces: tuple[int, int]
+    sides: tuple[int, int]
+    edge: np.ndarray
+
+    @property
+    def left(self) -> int | None:
+        """The face on the left of the shared edge in the image (the edge runs more up and
+        down than across), else None.
+
+        Returns
+        -------
+        int or None
+            An index into :attr:`FacesInView.faces`.
+
+        Examples
+        --------
+        >>> link = FaceLink((0, 1), (1, 3), np.array([[10.0, 0], [10, 20]]))
+        >>> link.left, link.above
+        (0, None)
+        """
+        run = self.edge[1] - self.edge[0]
+        if abs(run[1]) <= abs(run[0]):
+            return None
+        # Clockwise in the image (y down), the first face lies right of its side's direction.
+        first_on_right = run[1] < 0
+        return self.faces[1] if first_on_right else self.faces[0]
+
+    @property
+    def above(self) -> int | None:
+        """The face above the shared edge in the image (the edge runs more across than up and
+        down), else None.
+
+        Returns
+        -------
+        int or None
+            An index into :attr:`FacesInView.faces`.
+
+        Examples
+        --------
+        >>> link = FaceLink((0, 1), (2, 0), np.array([[20.0, 30], [0, 30]]))
+        >>> link.above, link.left
+        (0, None)
+        """
+        run = self.edge[1] - self.edge[0]
+        if abs(run[1]) > abs(run[0]):
+            return None
+        first_below = run[0] > 0
+        return self.faces[1] if first_below else self.faces[0]
+
+
+@dataclass(frozen=True)
+class CubeCorner:
+    """The corner where three faces of one cube meet.
+
+    Attributes
+    ----------
+    faces
+        The three faces' indices in :attr:`FacesInView.faces`.
+    corners
+        Which corner of each face's quad (0 top-left, 1 top-right, 2 bottom-right,
+        3 bottom-left, as the face is seen) is the cube's corner.
+    point
+        The corner in image pixels (the three faces' corners averaged), shape (2,).
+    """
+
+    faces: tuple[int, int, int]
+    corners: tuple[int, int, int]
+    point: np.ndarray
+
+
+@dataclass(frozen=True)
+class FacesInView:
+    """Every face grid found in one frame, and how they join.
+
+    Attributes
+    ----------
+    faces
+        The faces, best first (the first is the one :func:`detect_grid` returns); each
+        with its cells, its place (quad, homography) and per-cell confidence.
+    quality
+        Per face, 0..1: the mean of its cells' confidences (1 where every cell shows a
+        flat sticker).
+    links
+        The pairs of faces that share an edge.
+    corners
+        The corners where three faces meet.
+    cubes
+        The faces of each cube in view (indices, ascending): faces joined by links,
+        directly or through another face, are one cube's.
+    """
+
+    faces: tuple[FaceDetection, ...]
+    quality: tuple[float, ...]
+    links: tuple[FaceLink, ...]
+    corners: tuple[CubeCorner, ...]
+    cubes: tuple[tuple[int, ...], ...]
+
+    def neighbors(self, index: int) -> list[int]:
+        """The faces that share an edge with one face.
+
+        Parameters
+        ----------
+        index
+            The face's index in :attr:`faces`.
+
+        Returns
+        -------
+        list of int
+            Their indices, ascending.
+
+        Examples
+        --------
+        >>> FacesInView((), (), (), (), ()).neighbors(0)
+        []
+        """
+        return sorted(
+            other
+            for link in self.links
+            if index in link.faces
+            for other in link.faces
+            if other != index
+        )
+
+
+def detect_faces(image: object, size: int | None = None) -> FacesInView:
+    """Find every cube face's sticker grid in a frame, and how the faces join.
+
+    The best face is the one :func:`~cubescan.scanner.grid.detect_grid` finds (by the same
+    search); when there is one, the region cue's passes are looked at again with the regions
+    of the faces found set aside, until no more faces stand.
+
+    Parameters
+    ----------
+    image
+        BGR image (grayscale and BGRA are accepted), any resolution.
+    size
+        N when known (every face found has it); None to detect each face's (2..7).
+
+    Returns
+    -------
+    FacesInView
+        The faces (none when no cube face is in view), their joins and cubes.
+
+    Raises
+    ------
+    BadInputError
+        When ``image`` is not an image, or ``size`` is out of range.
+
+    Examples
+    --------
+    >>> from cubescan.synth.corners import random_corner_spec, render_corner_view
+    >>> spec = random_corner_spec(np.random.default_rng(2), 3, faces=3, resolution=(640, 480))
+    >>> image, truth = render_corner_view(spec)
+    >>> view = detect_faces(image)
+    >>> len(view.faces), len(view.links), len(view.corners), view.cubes
+    (3, 3, 1, ((0, 1, 2),))
+    """
+    if size is not None and not 2 <= size <= 7:
+        raise BadInputError("bad-size", f"cube size must be 2..7, got {size}")
+    frame = as_bgr(image)
+    best, passes = _best_face(frame, size)
+    # The faces beside the best are looked for at its N: a cube's faces share it, and a
+    # smaller window inside one of them would stand where its other stickers merged.
+    faces = [] if best is None else [best, *_more_faces(frame, best.size, passes, [best])]
+    return join_faces(faces)
+
+
+def _more_faces(
+    image: np.ndarray,
+    size: int | None,
+    passes: dict[float, _Pass],
+    found: list[FaceDetection],
+) -> list[FaceDetection]:
+    """Faces beside ``found``: the rest of its cube in a crop around it (see :func:`_around`),
+    then the faces of other cubes in the first pass's lattices that hold no sticker of a face
+    found."""
+    first = passes[next(iter(passes))]
+    more = _peeled(image, size, _around(image, found), found, first)
+    found = [*found, *more]
+    to_work = np.linalg.inv(_to_frame(first.lab.shape, image.shape))
+    taken = _inside_any(first.regions.centers, [warp_points(f.quad, to_work) for f in found])
+    apart = [(coords, members) for coords, members in first.lattices if not taken[members].any()]
+    others = detect_scaled(
+        image,
+        _scale_of(first, image),
+        size,
+        (0.0, 0.0),
+        MAX_FACES_IN_VIEW,
+        prepared=_Pass(first.lab, first.regions, apart),
+    )
+    for face in others:
+        if len(found) + len(more) >= MAX_FACES_IN_VIEW:
+            break
+        if not any(_overlap(face.quad, other.quad) for other in found) and not not_a_face(
+            image, face
+        ):
+            found.append(face)
+            more.append(face)
+    return more
+
+
+def _scale_of(pass_: _Pass, image: np.ndarray) -> float:
+    """The scale of a pass over the whole frame."""
+    return pass_.lab.shape[1] / image.shape[1]
+
+
+def _peeled(
+    image: np.ndarray,
+    size: int | None,
+    look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+    found: list[FaceDetection],
+    first: _Pass,
+) -> list[FaceDetection]:
+    """The faces in a look (its pass, crop, the crop's corner, scale) beside ``found``: the
+    regions inside the faces found so far are set aside and the rest linked again, until no
+    face is left or a cube's three are found (no view shows more of one cube). A face must
+    not continue in the first pass's regions (see
+    :func:`~cubescan.scanner.grid.continuation._not_continued`) and must pass
+    :func:`~cubescan.scanner.grid.rejection.not_a_face`."""
+    pass_, crop, offset, scale = look
+    more: list[FaceDetection] = []
+    to_work = np.linalg.inv(_to_frame(pass_.lab.shape, crop.shape, offset))
+    while len(found) + len(more) < FACES_OF_A_CUBE_IN_VIEW:
+        quads = [warp_points(face.quad, to_work) for face in [*found, *more]]
+        keep = ~_inside_any(pass_.regions.centers, quads)
+        if keep.sum() < 2 * 2:
+            break
+        rest = _pass_at(pass_.lab, _subset(pass_.regions, keep))
+        new = detect_scaled(crop, scale, size, offset, MAX_FACES_IN_VIEW, prepared=rest)
+        new = [
+            face
+            for face in _not_continued(image, new, first.lab, first.regions)
+            if not any(_overlap(face.quad, other.quad) for other in [*found, *more])
+            and not not_a_face(image, face)
+        ]
+        if not new:
+            break
+        for face in new:  # faces of one round may overlap each other's neighbours
+            if not any(_overlap(face.quad, other.quad) for other in more):
+                more.append(face)
+    return more
+
+
+def _around(
+    image: np.ndarray, found: list[FaceDetection]
+) -> tuple[_Pass, np.ndarray, tuple[float, float], float]:
+    """The pass over a crop around the faces found (padded by ``CUBE_CROP_PAD`` of their
+    extent: where the rest of their cube can be), at the scale giving the best face's
+    stickers ``CUBE_CROP_STICKER_PX``: the pass, the crop, its corner in the frame and the
+    scale."""
+    height, width = image.shape[:2]
+    corners = np.vstack([face.quad for face in found])
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    pad = CUBE_CROP_PAD * max(x1 - x0, y1 - y0)
+    left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
+    right, bottom = int(min(width, x1 + pad + 1)), int(min(height, y1 + pad + 1))
+    crop = image[top:bottom, left:right]
+    scale = min(2.0, CUBE_CROP_STICKER_PX / max(cell_width(found[0].centers), 1.0))
+    lab = working_lab(crop, scale)
+    regions = find_regions(lab, max_elongation=TURNED_MAX_ELONGATION)
+    return _pass_at(lab, regions), crop, (float(left), float(top)), scale
+
+
+def _inside_any(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """Which points (K, 2) lie inside any of the convex quads (each (4, 2), either turn)."""
+    inside = np.zeros(len(points), bool)
+    for quad in quads:
+        edges = np.roll(quad, -1, axis=0) - quad
+        rel = points[:, None, :] - quad[None]
+        cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
+        inside |= (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+    return inside
+
+
+def join_faces(faces: list[FaceDetection]) -> FacesInView:
+    """How faces found in one frame join: which share an edge, where three meet, and which
+    are one cube's.
+
+    Parameters
+    ----------
+    faces
+        The faces, best first.
+
+    Returns
+    -------
+    FacesInView
+        The faces with their links, corners and cubes.
+
+    Examples
+    --------
+    >>> from cubescan.scanner.grid.face import make_detection
+    >>> left = make_detection(np.diag([30.0, 30.0, 1.0]), 3, np.ones((3, 3)))
+    >>> right = make_detection(np.array([[30.0, 0, 90], [0, 30, 0], [0, 0, 1]]), 3, np.ones((3, 3)))
+    >>> view = join_faces([left, right])
+    >>> [SIDES[side] for side in view.links[0].sides], view.links[0].left, view.cubes
+    (['right', 'left'], 0, ((0, 1),))
+    """
+    links = []
+    for i in range(len(faces)):
+        for j in range(i + 1, len(faces)):
+            link = _shared_edge(faces, i, j)
+            if link is not None:
+                links.append(link)
+    corners = _corners(faces, links)
+    return FacesInView(
+        tuple(faces),
+        tuple(float(np.mean(face.confidence)) for face in faces),
+        tuple(links),
+        tuple(corners),
+        _components(len(faces), links),
+    )
+
+
+def _shared_edge(faces: list[FaceDetection], i: int, j: int) -> FaceLink | None:
+    """The link between faces i and j when a side of one lies on a side of the other."""
+    first, second = faces[i], faces[j]
+    if first.size != second.size:
+        return None
+    tolerance = LINK_TOLERANCE * min(cell_width(first.centers), cell_width(second.centers))
+    best = None
+    for side_a in range(4):
+        a0, a1 = first.quad[side_a], first.quad[(side_a + 1) % 4]
+        for side_b in range(4):
+            # Both quads run clockwise in the image: a shared side runs opposite ways.
+            b0, b1 = second.quad[side_b], second.quad[(side_b + 1) % 4]
+            miss = max(np.linalg.norm(a0 - b1), np.linalg.norm(a1 - b0))
+            if miss < tolerance and (best is None or miss < best[0]):
+                best = (miss, side_a, side_b, np.array([(a0 + b1) / 2, (a1 + b0) / 2]))
+    if best is None:
+        return None
+    return FaceLink((i, j), (best[1], best[2]), best[3])
+
+
+def _corners(faces: list[FaceDetection], links: list[FaceLink]) -> list[CubeCorner]:
+    """The corners where three pairwise linked faces meet."""
+    pairs = {link.faces: link for link in links}
+    corners = []
+    for i, j, k in _triangles(len(faces), pairs):
+        # The cube's corner is the end the three shared edges have in common.
+        ends = [pairs[(i, j)].edge, pairs[(i, k)].edge, pairs[(j, k)].edge]
+        common = min(
+            ((a, b, c) for a in range(2) for b in range(2) for c in range(2)),
+            key=lambda abc: _spread([ends[0][abc[0]], ends[1][abc[1]], ends[2][abc[2]]]),
+        )
+        point = np.mean([ends[n][common[n]] for n in range(3)], axis=0)
+        which = tuple(
+            int(np.argmin(np.linalg.norm(faces[f].quad - point, axis=1))) for f in (i, j, k)
+        )
+        corners.append(CubeCorner((i, j, k), which, point))
+    return corners
+
+
+def _triangles(count: int, pairs: dict[tuple[int, int], FaceLink]) -> list[tuple[int, int, int]]:
+    """Every three faces (ascending) pairwise linked."""
+    return [
+        (i, j, k)
+        for i in range(count)
+        for j in range(i + 1, count)
+        for k in range(j + 1, count)
+        if (i, j) in pairs and (i, k) in pairs and (j, k) in pairs
+    ]
+
+
+def _spread(points: list[np.ndarray]) -> float:
+    """The largest distance of some points from their mean."""
+    array = np.array(points)
+    return float(np.linalg.norm(array - array.mean(axis=0), axis=1).max())
+
+
+def _components(count: int, links: list[FaceLink]) -> tuple[tuple[int, ...], ...]:
+    """The faces grouped by links (each group ascending, groups by their first face)."""
+    owner = list(range(count))
+
+    def root(index: int) -> int:
+        while owner[index] != index:
+            index = owner[index]
+        return index
+
+    for link in links:
+        a, b = (root(f) for f in link.faces)
+        owner[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for index in range(count):
+        groups.setdefault(root(index), []).append(index)
+    return tuple(tuple(group) for _, group in sorted(groups.items()))

@@ -1,0 +1,350 @@
+"""One cube from photos that each show one, two or three of its faces (corner photos).
+
+Each photo's faces are found with :func:`~cubescan.scanner.grid.detect_faces` and placed on
+the cube as their joins allow (:func:`~cubescan.scanner.views.view_placements`: 24 ways a
+photo). The first photo's placement only says how the cube is held, so it is taken as it
+comes; every other photo's 24 are tried, and each combination that shows all six faces is
+read as a cube (:func:`~cubescan.scanner.pipeline.check.cube_report`, faces in the net's
+orientation). The pieces decide: the combination read as a sound cube wins, and two sound
+ones are reported as an ambiguity. No face is named by its centre colour, so this works for
+even N too. A face shown in two photos is read from the first; the second reading is
+compared sticker by sticker, and a difference is reported as a conflict, not hidden.
+
+Examples
+--------
+>>> from cubescan.synth.corners import render_cube_corners
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
+>>> truth = apply_moves(solved_facelets(3), "R U F' D2 L")
+>>> rng = np.random.default_rng(2)
+>>> images = render_cube_corners(truth, rng, scale_range=(0.6, 0.9))  # opposite corners
+>>> report = check_views([read_photo_faces(image, f"corner {k}") for k, image in
+...                       enumerate(images, 1)], solve=False)
+>>> report.cube.valid, len(report.faces), report.conflicts
+(True, 6, ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import product
+
+import numpy as np
+
+from cubescan.calibration.profile import Profile
+from cubescan.errors import BadInputError
+from cubescan.scanner.grid import detect_faces
+from cubescan.scanner.pipeline.check import CubeReport, PhotoPlacement, cube_report
+from cubescan.scanner.sampling import sample_colors
+from cubescan.scanner.views import Join, Placement, view_placements
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import same_cube
+
+MAX_READINGS = 48
+"""Most placements of the photos read as whole cubes (those whose faces seen twice agree
+best): each reading names the colours and checks the pieces. Two opposite corners leave 3;
+three photos of two faces each about 20."""
+
+MAX_COMBINATIONS = 24**3
+"""Most placements of the photos past the first that are tried (four photos of joined
+faces; single-face photos are better read by ``check``'s own six-photo path)."""
+
+
+@dataclass(frozen=True, eq=False)
+class PhotoFaces:
+    """The faces one photo shows of one cube, as read.
+
+    Attributes
+    ----------
+    source
+        The photo's name.
+    size
+        N.
+    lab
+        Per face seen, its ``(N*N, 3)`` CIELAB samples, row-major as seen.
+    joins
+        Where the faces meet (see :data:`~cubescan.scanner.views.Join`).
+    """
+
+    source: str
+    size: int
+    lab: tuple[np.ndarray, ...]
+    joins: tuple[Join, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class ViewsReport:
+    """A cube read from photos of several faces each.
+
+    Attributes
+    ----------
+    cube
+        The cube's report; its ``photos`` name each face seen (``"corner.jpg #2"``: the
+        photo's second face) with the face of the cube it became.
+    faces
+        The same, per face seen, in photo order.
+    conflicts
+        Faces shown twice that read differently: a line each, naming the stickers.
+    ambiguous
+        True when another placement of the photos also gives a sound cube.
+    """
+
+    cube: CubeReport
+    faces: tuple[PhotoPlacement, ...]
+    conflicts: tuple[str, ...]
+    ambiguous: bool
+
+
+def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) -> PhotoFaces:
+    """Find the faces of the best cube in a photo, read their colours and their joins.
+
+    Parameters
+    ----------
+    image
+        BGR photo.
+    source
+        Its name, for the report and errors.
+    size
+        N when known.
+
+    Returns
+    -------
+    PhotoFaces
+        The faces of the cube the best face belongs to (other cubes' faces are left out).
+
+    Raises
+    ------
+    BadInputError
+        No face in the photo.
+
+    Examples
+    --------
+    >>> from cubescan.synth.corners import random_corner_spec, render_corner_view
+    >>> spec = random_corner_spec(np.random.default_rng(2), 3, faces=3, resolution=(640, 480))
+    >>> photo = read_photo_faces(render_corner_view(spec)[0], "corner.png")
+    >>> len(photo.lab), len(photo.joins), photo.size
+    (3, 3, 3)
+    """
+    found = detect_faces(image, size)
+    if not found.faces:
+        raise BadInputError("no-face", f"{source}: no cube face found in the photo")
+    cube = next(group for group in found.cubes if 0 in group)
+    index = {face: k for k, face in enumerate(cube)}
+    joins = tuple(
+        ((index[link.faces[0]], link.sides[0]), (index[link.faces[1]], link.sides[1]))
+        for link in found.links
+        if link.faces[0] in index and link.faces[1] in index
+    )
+    lab = tuple(sample_colors(image, found.faces[k]).lab for k in cube)
+    return PhotoFaces(source, found.faces[0].size, lab, joins)
+
+
+def read_photos_faces(
+    images: Sequence[np.ndarray], sources: Sequence[str], size: int | None = None
+) -> list[PhotoFaces]:
+    """:func:`read_photo_faces` for each photo; when N is not given and the photos disagree
+    on it, those read at another N than most are read again at that N.
+
+    Parameters
+    ----------
+    images
+        BGR photos.
+    sources
+        Their names.
+    size
+        N when known.
+
+    Returns
+    -------
+    list of PhotoFaces
+
+    Examples
+    --------
+    >>> read_photos_faces([], [])
+    []
+    """
+    photos = [
+        read_photo_faces(image, source, size) for image, source in zip(images, sources, strict=True)
+    ]
+    if size is None and len({p.size for p in photos}) > 1:
+        # Most faces decide: a face of few stickers is the likelier misread.
+        counts: dict[int, int] = {}
+        for photo in photos:
+            counts[photo.size] = counts.get(photo.size, 0) + len(photo.lab)
+        common = max(counts, key=counts.__getitem__)
+        photos = [
+            p if p.size == common else _read_again(image, p, common)
+            for p, image in zip(photos, images, strict=True)
+        ]
+    return photos
+
+
+def _read_again(image: np.ndarray, photo: PhotoFaces, size: int) -> PhotoFaces:
+    """The photo read again at N = ``size``; as it was when no face shows at that N (the
+    cubes' sizes then differ, as :func:`check_views` says)."""
+    try:
+        return read_photo_faces(image, photo.source, size)
+    except BadInputError:
+        return photo
+
+
+def _net_lab(lab: np.ndarray, size: int, turns: int) -> np.ndarray:
+    """A face's samples seen turned ``turns`` clockwise from the net, back in net order."""
+    return np.rot90(lab.reshape(size, size, 3), turns, axes=(0, 1)).reshape(-1, 3)
+
+
+def _combinations(photos: Sequence[PhotoFaces]) -> list[tuple[Placement, ...]]:
+    """The placements of all photos that show every face of the cube."""
+    per_photo = [view_placements(len(p.lab), p.joins) for p in photos]
+    if any(not placements for placements in per_photo):
+        bad = next(p.source for p, q in zip(photos, per_photo, strict=True) if not q)
+        raise BadInputError("bad-photo", f"{bad}: its faces do not join as a cube's can")
+    others = per_photo[1:]
+    if np.prod([len(p) for p in others], dtype=float) > MAX_COMBINATIONS:
+        raise BadInputError(
+            "too-many-photos",
+            f"{len(photos)} photos of joined faces are more than can be placed together: "
+            "give two corner photos, or at most four photos of two or three faces each",
+        )
+    return [
+        combination
+        for combination in ((per_photo[0][0], *rest) for rest in product(*others))
+        if {letter for placement in combination for letter, _ in placement} == set(FACES)
+    ]
+
+
+def check_views(
+    photos: Sequence[PhotoFaces],
+    profile: Profile | None = None,
+    solve: bool = True,
+) -> ViewsReport:
+    """Read one cube from photos that show one or more of its faces each.
+
+    Parameters
+    ----------
+    photos
+        The photos' faces, as from :func:`read_photo_faces` (any order; each photo any
+        way up).
+    profile
+        A colour profile, or None.
+    solve
+        Also solve the cube when it is sound.
+
+    Returns
+    -------
+    ViewsReport
+
+    Raises
+    ------
+    BadInputError
+        The photos differ in N, do not show all six faces together, or are too many.
+
+    Examples
+    --------
+    >>> check_views([])
+    Traceback (most recent call last):
+    ...
+    cubescan.errors.BadInputError: no photos to read a cube from
+    """
+    if not photos:
+        raise BadInputError("no-photos", "no photos to read a cube from")
+    size = photos[0].size
+    odd = next((p for p in photos if p.size != size), None)
+    if odd is not None:
+        raise BadInputError(
+            "size-mismatch",
+            f"{odd.source} shows a {odd.size}x{odd.size} cube, {photos[0].source} a "
+            f"{size}x{size} one",
+        )
+    combinations = _combinations(photos)
+    if not combinations:
+        found = ", ".join(f"{len(p.lab)} in {p.source}" for p in photos)
+        raise BadInputError(
+            "missing-faces",
+            f"the faces found ({found}) are not all six of the cube: photograph it from "
+            "two opposite corners, each photo showing three faces whole",
+        )
+    placed = [_placed(photos, combination) for combination in combinations]
+    # A face seen twice must look alike in both photos: the placements that make the
+    # readings agree best are read as cubes first, and only so many of them.
+    agreement = [_disagreement(seen, size) for seen in placed]
+    order = sorted(range(len(placed)), key=agreement.__getitem__)[:MAX_READINGS]
+    readings = []
+    refused = BadInputError("no-cube", "no placement of the photos' faces reads as a cube")
+    for seen in (placed[i] for i in order):
+        first = {letter: (k, turns, lab) for *_, k, letter, turns, lab in reversed(seen)}
+        samples = [_net_lab(first[f][2], size, first[f][1]) for f in FACES]
+        try:
+            report = cube_report(samples, [f"face {f}" for f in FACES], "net", profile, False)
+        except BadInputError as error:
+            refused = error  # this placement's colours make no cube; another may
+            continue
+        broken = sum(p.code not in ("corner-twist", "edge-flip", "permutation-parity")
+                     for p in report.validation.problems)  # fmt: skip
+        readings.append(((not report.valid, broken, len(report.validation.problems)), report, seen))
+    if not readings:
+        raise refused
+    best = min(range(len(readings)), key=lambda r: readings[r][0])
+    _, report, seen = readings[best]
+    # Another placement read as a sound cube is an ambiguity when it is another cube (a
+    # cube alike from several sides, such as a solved one, gives the same cube each way).
+    ambiguous = report.valid and any(
+        not score[0] and not same_cube(other.facelets, report.facelets)
+        for score, other, _ in readings
+    )
+    faces = tuple(
+        PhotoPlacement(f"{source} #{k + 1}", letter, (-turns) % 4)
+        for source, k, letter, turns, _ in seen
+    )
+    conflicts = _conflicts(report, seen, size)
+    if solve and report.valid:
+        from cubescan.scanner.pipeline.check import with_solution
+
+        report = with_solution(report)
+    return ViewsReport(replace(report, photos=faces), faces, conflicts, ambiguous)
+
+
+def _placed(photos: Sequence[PhotoFaces], combination: tuple[Placement, ...]) -> list[tuple]:
+    """Every face seen, as ``(source, index in its photo, cube face, turns, samples)``."""
+    return [
+        (photo.source, k, letter, turns, photo.lab[k])
+        for photo, placement in zip(photos, combination, strict=True)
+        for k, (letter, turns) in enumerate(placement)
+    ]
+
+
+def _disagreement(seen: list[tuple], size: int) -> float:
+    """How unlike the readings of faces seen twice are: the largest, over such faces, of
+    the median colour difference (Delta E) between two readings, sticker for sticker."""
+    first: dict[str, np.ndarray] = {}
+    worst = 0.0
+    for _, _, letter, turns, lab in seen:
+        net = _net_lab(lab, size, turns)
+        if letter in first:
+            worst = max(worst, float(np.median(np.linalg.norm(net - first[letter], axis=1))))
+        else:
+            first[letter] = net
+    return worst
+
+
+def _conflicts(report: CubeReport, seen: list, size: int) -> tuple[str, ...]:
+    """Faces read twice whose second reading names some stickers otherwise."""
+    centers = {letter: np.asarray(info.lab) for letter, info in report.colors.items()}
+    names, means = list(centers), np.array(list(centers.values()))
+    lines, first_seen = [], {}
+    for source, k, letter, turns, lab in seen:
+        if letter not in first_seen:
+            first_seen[letter] = f"{source} #{k + 1}"
+            continue
+        net = _net_lab(lab, size, turns)
+        nearest = np.linalg.norm(net[:, None] - means[None], axis=-1).argmin(axis=1)
+        start = FACES.index(letter) * size * size
+        read = report.facelets[start : start + size * size]
+        differ = [i for i in range(size * size) if names[nearest[i]] != read[i]]
+        if differ:
+            stickers = ", ".join(f"{letter}{i + 1}" for i in differ[:8])
+            lines.append(
+                f"face {letter} reads differently in {source} #{k + 1} than in "
+                f"{first_seen[letter]}: {stickers}"
+            )
+    return tuple(lines)

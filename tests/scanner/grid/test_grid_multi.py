@@ -1,0 +1,159 @@
+"""Every face of a frame (detect_faces): rendered corner views at 2x2 to 7x7, the joins
+between faces, and no faces where there is no cube."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from cubescan.errors import BadInputError
+from cubescan.scanner.grid import detect_faces, detect_grid
+from cubescan.scanner.grid.face import cell_width, make_detection
+from cubescan.scanner.grid.multi import SIDES, join_faces
+from cubescan.synth.corners import random_corner_spec, render_corner_view
+from cubescan.synth.scenes import seeded_clutter
+
+SEEDS = range(4)
+# Corner views (800x600, the cube 60-90% of the short side) where a face in view is missed
+# today: a face turned far from the light, its seams too faint for the region cue.
+MISSED = {(5, 0), (6, 3)}
+
+
+def _same_face(centers: np.ndarray, truth: np.ndarray) -> bool:
+    """Found centres on the true ones (each within a quarter cell), in any turn or mirror."""
+    pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=-1)))
+    for turns in range(4):
+        turned = np.rot90(truth, turns, axes=(0, 1))
+        for candidate in (turned, turned[:, ::-1]):
+            if candidate.shape == centers.shape and (
+                np.linalg.norm(candidate - centers, axis=-1).max() < 0.25 * pitch
+            ):
+                return True
+    return False
+
+
+def _corner_view(size: int, seed: int):
+    spec = random_corner_spec(
+        np.random.default_rng(seed), size, resolution=(800, 600), scale_range=(0.6, 0.9)
+    )
+    return render_corner_view(spec)
+
+
+@pytest.mark.parametrize(
+    ("size", "seed"),
+    [
+        pytest.param(
+            size,
+            seed,
+            marks=[pytest.mark.xfail(strict=True, reason="a face in view is missed")]
+            if (size, seed) in MISSED
+            else [],
+        )
+        for size in range(2, 8)
+        for seed in SEEDS
+    ],
+)
+def test_every_face_of_a_corner_view_is_found_and_joined(size: int, seed: int) -> None:
+    image, truth = _corner_view(size, seed)
+    view = detect_faces(image)
+    shown = [face for face in truth.faces if face.sticker_px >= 12]
+    assert len(shown) >= 1
+    which = {}
+    for face in shown:
+        hits = [k for k, found in enumerate(view.faces) if _same_face(found.centers, face.centers)]
+        assert len(hits) == 1, f"{face.face}: found as {hits}"
+        which[face.face] = hits[0]
+    assert len(view.faces) == len(shown)  # nothing else is taken for a face
+    assert view.cubes == (tuple(range(len(view.faces))),)
+    # Every two faces in view share an edge: the link's ends are the cube edge's, in the image.
+    assert len(view.links) == len(shown) * (len(shown) - 1) // 2
+    for link in view.links:
+        first, second = (next(f for f, k in which.items() if k == index) for index in link.faces)
+        edge = truth.shared_edge(first, second)
+        pitch = min(cell_width(view.faces[k].centers) for k in link.faces)
+        miss = min(
+            np.linalg.norm(link.edge - edge, axis=1).max(),
+            np.linalg.norm(link.edge - edge[::-1], axis=1).max(),
+        )
+        assert miss < 0.5 * pitch
+    if len(shown) == 3:
+        (corner,) = view.corners
+        assert sorted(corner.faces) == [0, 1, 2]
+        common = [truth.face(letter).corners for letter in which]
+        true_point = min(
+            (point for point in common[0]),
+            key=lambda p: sum(np.linalg.norm(c - p, axis=1).min() for c in common[1:]),
+        )
+        assert np.linalg.norm(corner.point - true_point) < 0.5 * pitch
+        for face, index in zip(corner.faces, corner.corners, strict=True):
+            assert np.linalg.norm(view.faces[face].quad[index] - corner.point) < 0.5 * pitch
+    else:
+        assert view.corners == ()
+
+
+def test_the_best_face_is_the_single_face_detectors() -> None:
+    image, _ = _corner_view(3, 0)
+    best = detect_grid(image)
+    assert np.allclose(detect_faces(image).faces[0].centers, best.centers)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 8, 3243, 1999, 6286])
+def test_no_cube_gives_no_face(seed: int) -> None:
+    assert detect_faces(seeded_clutter(seed)).faces == ()
+
+
+def test_a_bad_size_is_refused() -> None:
+    with pytest.raises(BadInputError):
+        detect_faces(np.zeros((40, 40, 3), np.uint8), size=8)
+
+
+def _square(x: float, y: float, width: float, n: int = 3):
+    """A flat face of N cells, its top-left at (x, y), ``width`` wide."""
+    face_h = np.array([[width / n, 0, x], [0, width / n, y], [0, 0, 1.0]])
+    return make_detection(face_h, n, np.ones((n, n)))
+
+
+def test_faces_side_by_side_are_linked_left_to_right() -> None:
+    view = join_faces([_square(100, 50, 90), _square(190, 50, 90)])
+    (link,) = view.links
+    assert link.faces == (0, 1)
+    assert [SIDES[side] for side in link.sides] == ["right", "left"]
+    assert link.left == 0 and link.above is None
+    assert view.neighbors(0) == [1] and view.cubes == ((0, 1),)
+
+
+def test_faces_of_two_sizes_or_apart_are_not_linked() -> None:
+    view = join_faces([_square(100, 50, 90), _square(190, 50, 90, n=4), _square(400, 50, 90)])
+    assert view.links == () and view.cubes == ((0,), (1,), (2,))
+
+
+def _face_on(corners: list[tuple[float, float]], n: int = 3):
+    """A face whose grid's corners (0, 0), (n, 0), (n, n), (0, n) lie on ``corners``."""
+    square = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    face_h = cv2.getPerspectiveTransform(square, np.array(corners, np.float32))
+    return make_detection(face_h, n, np.ones((n, n)))
+
+
+def test_three_faces_around_a_corner_meet_there() -> None:
+    # A cube seen from above a corner, at (200, 200): top, left and right faces.
+    top = _face_on([(100, 150), (200, 100), (300, 150), (200, 200)])
+    left = _face_on([(100, 150), (200, 200), (200, 320), (100, 270)])
+    right = _face_on([(200, 200), (300, 150), (300, 270), (200, 320)])
+    view = join_faces([left, top, right])
+    assert sorted(link.faces for link in view.links) == [(0, 1), (0, 2), (1, 2)]
+    (corner,) = view.corners
+    assert corner.faces == (0, 1, 2)
+    assert np.allclose(corner.point, (200, 200))
+    for face, index in zip(corner.faces, corner.corners, strict=True):
+        assert np.allclose(view.faces[face].quad[index], (200, 200))
+    below = next(link for link in view.links if link.faces == (0, 2))
+    assert below.left == 0  # the left face's right side, a vertical edge
+    assert view.cubes == ((0, 1, 2),)
+
+
+def test_a_face_above_another_is_above() -> None:
+    view = join_faces([_square(100, 140, 90), _square(100, 50, 90)])
+    (link,) = view.links
+    assert link.above == 1 and link.left is None
+    assert [SIDES[side] for side in link.sides] == ["top", "bottom"]

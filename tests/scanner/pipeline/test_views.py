@@ -1,0 +1,71 @@
+"""A cube from photos of two or three faces each: placed by their joins, decided by pieces."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cubescan.errors import BadInputError
+from cubescan.scanner.cli import main
+from cubescan.scanner.pipeline.views import check_views, read_photo_faces
+from cubescan.solver.moves import apply_moves, same_cube, solved_facelets
+from cubescan.synth.corners import render_cube_corners
+
+# Seeds whose two rendered photos each show the detector three whole faces: how often it
+# finds them is eval_detect --multi's to measure; these tests check what follows.
+PAIRS = [(2, 1), (3, 2), (4, 0), (5, 1)]
+
+
+def corner_photos(size: int, seed: int) -> tuple[str, list[np.ndarray]]:
+    truth = apply_moves(solved_facelets(size), "R U Fw' D2 L" if size > 3 else "R U F' D2 L")
+    images = render_cube_corners(truth, np.random.default_rng(seed), scale_range=(0.6, 0.9))
+    return truth, list(images)
+
+
+@pytest.mark.parametrize(("size", "seed"), PAIRS)
+def test_two_opposite_corner_photos_give_the_exact_cube(size, seed):
+    truth, images = corner_photos(size, seed)
+    photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+    for order in (photos, photos[::-1]):
+        report = check_views(order, solve=False)
+        assert report.cube.valid and same_cube(report.cube.facelets, truth)
+        assert not report.ambiguous and report.conflicts == ()
+        assert sorted(p.face for p in report.faces) == sorted("URFDLB")
+
+
+def test_a_face_shown_again_differently_is_a_conflict():
+    truth, images = corner_photos(3, 2)
+    photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+    # The first corner again, one sticker of its first face read as another colour.
+    again = photos[0]
+    lab = [face.copy() for face in again.lab]
+    lab[0][0] = again.lab[1][4]  # the colour of its second face's centre
+    report = check_views([*photos, replace(again, source="again", lab=tuple(lab))], solve=False)
+    assert report.cube.valid and same_cube(report.cube.facelets, truth)
+    assert len(report.conflicts) == 1 and "again #1" in report.conflicts[0]
+
+
+def test_photos_that_miss_faces_are_refused_saying_how_many_were_found():
+    _, images = corner_photos(3, 2)
+    photo = read_photo_faces(images[0], "corner.png")
+    with pytest.raises(BadInputError, match=r"\(3 in corner.png\)"):
+        check_views([photo])
+
+
+def test_check_takes_two_corner_photos(tmp_path, table_cache):
+    truth, images = corner_photos(3, 2)
+    for k, image in enumerate(images):
+        cv2.imwrite(str(tmp_path / f"corner{k}.png"), image)
+    result = CliRunner().invoke(main, ["check", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["valid"] and same_cube(data["facelets"], truth)
+    assert apply_moves(data["facelets"], data["solution"]) == solved_facelets(3)
+    assert len(data["photos"]) == 6 and data["conflicts"] == []
+    refused = CliRunner().invoke(main, ["check", str(tmp_path), "--annotate", str(tmp_path)])
+    assert refused.exit_code == 2 and "cubescan read" in refused.output
