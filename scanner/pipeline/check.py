@@ -244,13 +244,11 @@ def _reordered(
     """The classification in the assembled cube's facelet order and face letters."""
     index = _final_index(assembly, classification.size)
     if not set(symbols.values()) <= set(assembly.symbols):
-        # An even cube's colours are placed on its faces by their names or its DLB corner;
-        # colours named outside the standard six, on corners that pair none, place nowhere.
+        # An even cube's colours go on its faces by their names or its DLB corner.
+        message = "the colours read cannot be placed on the cube's faces (not the standard six,"
         raise BadInputError(
             "unknown-scheme",
-            "the colours read cannot be placed on the cube's faces (they are not the "
-            "standard six, and its corners do not pair them): photograph it again in "
-            "even, white light",
+            f"{message} and its corners do not pair them): photograph it again in white light",
         )
     # Classification letters -> assembled face letters, through the shared colour symbols.
     letter_of = {read: FACES[assembly.symbols.index(symbol)] for read, symbol in symbols.items()}
