@@ -32,12 +32,9 @@ def prepare_detector() -> None:
 def prepare_solver() -> None:
     """Build the solver's tables and compile its searches, behind the detector's compile
     (which the workers wait for)."""
-    import os
+    from cubescan.scanner.cli.preparation import warm_up_solver_behind
 
-    from cubescan.scanner.cli.preparation import warm_up_solver
-
-    os.nice(10)
-    warm_up_solver()
+    warm_up_solver_behind()
 
 
 def main(part: str, done_folder: str) -> None:

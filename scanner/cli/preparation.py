@@ -105,10 +105,21 @@ def warm_up_solver() -> None:
         solve(apply_moves(solved_facelets(size), "R U F' L2 D B'"))
 
 
-def _warm_up_solver_behind() -> None:
-    """:func:`warm_up_solver` at a lower priority: the command's own process, reading the
-    photos (and compiling the detector), comes first, so the verdict is not kept waiting
-    for the solver's tables."""
+def warm_up_solver_behind() -> None:
+    """:func:`warm_up_solver` at a lower priority (nice 10).
+
+    The process that started it, reading photos and compiling the detector, comes first,
+    so a verdict is not kept waiting for the solver's tables; the solver takes both cores
+    once that process waits for it.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> warm_up_solver_behind()  # doctest: +SKIP
+    """
     with contextlib.suppress(OSError):
         os.nice(10)
     warm_up_solver()
@@ -223,7 +234,7 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
     if needed == ("detector", "solver") and overlap:
         # A daemon: it dies with the command, whatever way the command ends.
         process = multiprocessing.get_context("spawn").Process(
-            target=_warm_up_solver_behind, daemon=True
+            target=warm_up_solver_behind, daemon=True
         )
         process.start()
     sys.stderr.flush()
