@@ -525,12 +525,12 @@ class ScanSession:
         if observation.size != self.size:
             return []
         # The captured face it agrees with most (its unsure stickers may read differently).
-        key = max(
-            self.captured,
-            key=lambda k: _agreement(self.captured[k].colors, observation.colors, self.size),
-        )
-        agreement = _agreement(self.captured[key].colors, observation.colors, self.size)
-        if key not in self._look_again or agreement <= 0.5:
+        agreement = {
+            k: _agreement(face.colors, observation.colors, self.size)
+            for k, face in self.captured.items()
+        }
+        key = max(agreement, key=agreement.__getitem__)
+        if key not in self._look_again or agreement[key] <= 0.5:
             return []
         self._look_again = tuple(k for k in self._look_again if k != key)
         self._looked_again.add(key)

@@ -34,7 +34,12 @@ import numpy as np
 from cubescan.calibration.profile import Profile
 from cubescan.errors import BadInputError
 from cubescan.scanner.grid import detect_faces
-from cubescan.scanner.pipeline.check import CubeReport, PhotoPlacement, cube_report
+from cubescan.scanner.pipeline.check import (
+    CubeReport,
+    PhotoPlacement,
+    cube_report,
+    with_solution,
+)
 from cubescan.scanner.sampling import sample_colors
 from cubescan.scanner.views import Join, Placement, view_placements
 from cubescan.solver.geometry import FACES
@@ -298,8 +303,6 @@ def check_views(
     )
     conflicts = _conflicts(report, seen, size)
     if solve and report.valid:
-        from cubescan.scanner.pipeline.check import with_solution
-
         report = with_solution(report)
     return ViewsReport(replace(report, photos=faces), faces, conflicts, ambiguous)
 
