@@ -17,7 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from cubescan.calibration.palette import FACES, Classification, ColorInfo
-from cubescan.solver import validate
+from cubescan.solver.validate import problem_codes
 
 #: Stickers above this confidence are never recoloured.
 MAX_REPAIR_CONFIDENCE = 0.5
@@ -162,7 +162,7 @@ def repair(classification: Classification) -> RepairResult:
     ((), 'the cube is valid as read')
     """
     facelets = classification.facelets
-    if validate(facelets).valid:
+    if not problem_codes(facelets):
         return RepairResult(facelets, (), "the cube is valid as read")
     confidence = classification.confidence
     log_likelihood = classification.log_likelihood
@@ -207,14 +207,14 @@ def repair(classification: Classification) -> RepairResult:
                     seen[candidate] = (loss, tuple((i, j) for i, j, _ in chosen))
                 continue
             seen[candidate] = (loss, tuple((i, j) for i, j, _ in chosen))
-            report = validate(candidate)
-            if report.valid:
+            codes = problem_codes(candidate)
+            if not codes:
                 solvable[candidate] = loss
-            elif not {p.code for p in report.problems} - PHYSICAL_FAULTS:
+            elif not codes - PHYSICAL_FAULTS:
                 real_pieces[candidate] = loss
         if solvable:
             break
-    structural = bool({p.code for p in validate(facelets).problems} - PHYSICAL_FAULTS)
+    structural = bool(problem_codes(facelets) - PHYSICAL_FAULTS)
     # Prefer a solvable cube; failing that, when the reading is not even made of real pieces,
     # the likeliest reading made of real pieces (its twist/flip/parity fault is then real).
     tier = solvable or (real_pieces if structural else {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from faults import codes, fixed
+from faults import codes, fixed, swap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +22,7 @@ from cubescan.solver.cubie import (
 )
 from cubescan.solver.geometry import OPPOSITE
 from cubescan.solver.moves import apply_moves, layer_moves, outer_moves, solved_facelets
-from cubescan.solver.validate import validate
+from cubescan.solver.validate import problem_codes, validate
 
 SOLVED = solved_facelets(3)
 seeds = st.integers(0, 2**32 - 1)
@@ -145,6 +145,26 @@ def expected_piece_codes(state: str, index: int) -> list[str]:
 
 
 non_center = st.integers(0, 53).filter(lambda i: i % 9 != 4)
+
+
+PHYSICAL = {"corner-twist", "edge-flip", "permutation-parity"}
+
+
+@given(seeds, st.integers(2, 7), st.lists(st.integers(0, 10**6), max_size=3))
+def test_problem_codes_give_validates_verdict_without_the_fixes(seed, size, swaps):
+    # The colour repair weighs thousands of readings by these codes alone: sound, made
+    # of real pieces (only twist, flip or parity wrong), or broken pieces.
+    rng = np.random.default_rng(seed)
+    moves = layer_moves(size)
+    scramble = [moves[i] for i in rng.integers(len(moves), size=30)]
+    state = apply_moves(solved_facelets(size), scramble)
+    for k in swaps:
+        state = swap(state, k % len(state), (k // len(state)) % len(state))
+    quick, full = problem_codes(state), {p.code for p in validate(state).problems}
+    assert (not quick) == (not full) == validate(state).valid
+    assert (not quick - PHYSICAL) == (not full - PHYSICAL)
+    if not full - PHYSICAL:
+        assert quick == full
 
 
 @given(seeds, non_center, st.integers(1, 5))
