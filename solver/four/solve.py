@@ -13,8 +13,8 @@ the 4x4's outer turns.
 Examples
 --------
 >>> from cubescan.solver.moves import solved_facelets
->>> reduce_to_3x3(solved_facelets(4))[1]
-[]
+>>> as_3x3(solved_facelets(4)) == solved_facelets(3)
+True
 """
 
 from __future__ import annotations

@@ -199,7 +199,24 @@ def test_every_retake_has_a_floor() -> None:
     assert set(MIN_FOUND_RETAKEN) == set(RETAKES)
 
 
-@pytest.mark.parametrize("name", list(MIN_FOUND_RETAKEN))
+# One retake of each kind (turn, scale, light, compression, noise) in the default run, about
+# 3 s each; the others run with the slow tests.
+RETAKES_IN_DEFAULT_RUN = {
+    "turned 45 degrees",
+    "shrunk to 320 px",
+    "tungsten light",
+    "JPEG quality 20",
+    "noise (10 grey levels)",
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=() if name in RETAKES_IN_DEFAULT_RUN else pytest.mark.slow)
+        for name in MIN_FOUND_RETAKEN
+    ],
+)
 def test_retaken_photos_found_with_accurate_centers(large_boxed_faces, realdata, name) -> None:
     # The same photos as another hand, camera or light would have taken them.
     found = 0
