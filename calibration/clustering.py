@@ -216,9 +216,10 @@ def _cluster(features: np.ndarray, size: int) -> np.ndarray:
     """Balanced clustering labels; for odd N cluster k is the colour of face k's centre.
 
     Odd N starts k-means from the six fixed centre stickers (one per colour by construction).
-    Even N has no fixed stickers and starts from k-means++; so does a second start for
-    N >= 5, where one centre sticker per colour among 25+ is a weak seed. The more likely
-    balanced result wins.
+    Even N has no fixed stickers and starts from the best of three k-means++ runs; a second
+    start for odd N >= 5, where one centre sticker per colour among 25+ is a weak seed, is
+    one k-means++ run (three named no cube differently in eval_colors at N = 5 and 7). The
+    more likely balanced result wins.
     """
     per_face = size * size
     starts = []
@@ -227,7 +228,7 @@ def _cluster(features: np.ndarray, size: int) -> np.ndarray:
         fixed = np.arange(6) * per_face + per_face // 2
         starts.append(_kmeans_centers(features, init=features[fixed], n_init=1, max_iter=30))
     if size % 2 == 0 or size >= 5:
-        spread = _kmeans_centers(features, n_init=3, random_state=0)
+        spread = _kmeans_centers(features, n_init=1 if fixed.size else 3, random_state=0)
         if fixed.size:
             # Cluster k must be the one holding face k's centre sticker.
             spread = spread[linear_sum_assignment(_squared_distances(features[fixed], spread))[1]]
