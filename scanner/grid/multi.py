@@ -16,14 +16,22 @@ cube's; the rest are other cubes'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from cubescan.errors import BadInputError
+from cubescan.scanner.grid.cells import cell_statistics
 from cubescan.scanner.grid.continuation import _not_continued
 from cubescan.scanner.grid.detection import _best_face, as_bgr
-from cubescan.scanner.grid.face import FaceDetection, _to_frame, cell_width
+from cubescan.scanner.grid.face import (
+    FaceDetection,
+    _cell_confidence,
+    _to_frame,
+    cell_width,
+    make_detection,
+)
 from cubescan.scanner.grid.geometry import _overlap, warp_points
 from cubescan.scanner.grid.lattice import _subset
 from cubescan.scanner.grid.params import (
@@ -31,11 +39,15 @@ from cubescan.scanner.grid.params import (
     CUBE_CROP_STICKER_PX,
     LINK_TOLERANCE,
     MAX_FACES_IN_VIEW,
+    MAX_STICKER_SPREAD,
+    MIN_FLAT_SHARE,
+    MIN_THIRD_FACE_PX,
     TURNED_MAX_ELONGATION,
 )
 from cubescan.scanner.grid.regions import find_regions, working_lab
 from cubescan.scanner.grid.rejection import not_a_face
 from cubescan.scanner.grid.search import _Pass, _pass_at, detect_scaled
+from cubescan.scanner.grid.tracking import _follow
 
 FACES_OF_A_CUBE_IN_VIEW = 3  # a cube never shows the camera more
 
@@ -236,7 +248,10 @@ def _more_faces(
     then the faces of other cubes in the first pass's lattices that hold no sticker of a face
     found."""
     first = passes[next(iter(passes))]
-    more = _peeled(image, size, _around(image, found), found, first)
+    look = _around(image, found)
+    more = _peeled(image, size, look, found, first)
+    third = _third_face(image, [*found, *more], look, first)
+    more += [] if third is None else [third]
     found = [*found, *more]
     to_work = np.linalg.inv(_to_frame(first.lab.shape, image.shape))
     taken = _inside_any(first.regions.centers, [warp_points(f.quad, to_work) for f in found])
@@ -300,6 +315,116 @@ def _peeled(
             if not any(_overlap(face.quad, other.quad) for other in more):
                 more.append(face)
     return more
+
+
+def _third_face(
+    image: np.ndarray,
+    found: list[FaceDetection],
+    look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+    first: _Pass,
+) -> FaceDetection | None:
+    """The third face at the corner of two faces found sharing an edge, when it holds.
+
+    Two faces of a cube that share an edge fix the third face at each end of it: its sides
+    are their other sides from that end, and its far corner is where lines from their far
+    ends meet, each toward the vanishing point of the other face's side (exact under
+    perspective). Only the end where the predicted face overlaps neither face found can
+    show it. The prediction is refitted to the stickers seen where it puts its cells and
+    judged as a tracked face is (:func:`~cubescan.scanner.grid.tracking._follow`), then as
+    every face found is (continuation, :func:`~cubescan.scanner.grid.rejection.not_a_face`).
+    A third face too squashed to show its stickers as regions is not found this way.
+    """
+    view = join_faces(found)
+    if len(found) != 2 or len(view.links) != 1:
+        return None
+    pass_, crop, offset, _ = look
+    to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
+    for quad in _third_quads(found[0], found[1], view.links[0]):
+        homography = cv2.getPerspectiveTransform(
+            _UNIT_QUAD.astype(np.float32) * found[0].size, quad.astype(np.float32)
+        )
+        predicted = make_detection(homography, found[0].size, np.ones((found[0].size,) * 2))
+        if any(_overlap(predicted.quad, face.quad) for face in found):
+            continue
+        face = _follow(predicted, pass_.lab, pass_.regions, to_frame) or _flat_face(
+            predicted, pass_.lab, to_frame
+        )
+        if (
+            face is not None
+            and not any(_overlap(face.quad, other.quad) for other in found)
+            and _not_continued(image, [face], first.lab, first.regions)
+            and not not_a_face(image, face)
+        ):
+            return face
+    return None
+
+
+def _flat_face(
+    predicted: FaceDetection, lab: np.ndarray, to_frame: np.ndarray
+) -> FaceDetection | None:
+    """A predicted face taken as it is where its stickers showed no regions (too squashed
+    or too small for the region cue): when its cells are at least ``MIN_THIRD_FACE_PX``
+    across and flat as a face's are, each cell's confidence from its flatness alone."""
+    n = predicted.size
+    sides = np.linalg.norm(np.roll(predicted.quad, -1, axis=0) - predicted.quad, axis=1)
+    if sides.min() / n < MIN_THIRD_FACE_PX:
+        return None
+    statistics = cell_statistics(np.linalg.inv(to_frame) @ predicted.homography, n, lab)
+    flat = (statistics.spread < MAX_STICKER_SPREAD) | statistics.glared
+    if flat.mean() < MIN_FLAT_SHARE:
+        return None
+    return replace(predicted, confidence=_cell_confidence(flat, statistics.spread).ravel())
+
+
+_UNIT_QUAD = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+
+
+def _third_quads(first: FaceDetection, second: FaceDetection, link: FaceLink) -> list[np.ndarray]:
+    """The third face's quad predicted at each end of the edge two faces share (see
+    :func:`_third_face`): ``(4, 2)`` corners, from the cube's corner round."""
+    side_a, side_b = link.sides
+    quads = []
+    for end in (0, 1):
+        # The corner at this end in each face, its other neighbour, and the far side.
+        at_a = (side_a + end) % 4
+        away_a = (at_a - 1) % 4 if end == 0 else (at_a + 1) % 4
+        at_b = (side_b + 1 - end) % 4
+        away_b = (at_b + 1) % 4 if end == 0 else (at_b - 1) % 4
+        corner = (first.quad[at_a] + second.quad[at_b]) / 2
+        far_a, far_b = first.quad[away_a], second.quad[away_b]
+        # Each face's two sides that run like the one shared with the third face.
+        other_a = (side_a + 1 - end) % 4
+        other_b = (side_b + end) % 4
+        vanish_a = _meet(
+            first.quad[at_a], far_a, first.quad[other_a], _beside(first, other_a, at_a)
+        )
+        vanish_b = _meet(
+            second.quad[at_b], far_b, second.quad[other_b], _beside(second, other_b, at_b)
+        )
+        far = np.cross(
+            np.cross(_homogeneous(far_a), vanish_b), np.cross(_homogeneous(far_b), vanish_a)
+        )
+        if abs(far[2]) < 1e-9:
+            continue
+        quads.append(np.array([corner, far_a, far[:2] / far[2], far_b]))
+    return quads
+
+
+def _beside(face: FaceDetection, corner: int, not_this: int) -> np.ndarray:
+    """The neighbour of a face's quad corner other than ``not_this``."""
+    before, after = (corner - 1) % 4, (corner + 1) % 4
+    return face.quad[after if before == not_this else before]
+
+
+def _homogeneous(point: np.ndarray) -> np.ndarray:
+    return np.array([point[0], point[1], 1.0])
+
+
+def _meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray:
+    """Where line a0-a1 meets line b0-b1, homogeneous (a point at infinity when parallel)."""
+    line_a = np.cross(_homogeneous(a0), _homogeneous(a1))
+    line_b = np.cross(_homogeneous(b0), _homogeneous(b1))
+    return np.cross(line_a, line_b)
 
 
 def _around(

@@ -142,3 +142,4 @@ CUBE_CROP_STICKER_PX = 24.0
 # parallelograms longer than a sticker region may be (``find_regions``' 2.6): around a cube
 # already found, they are taken up to this.
 TURNED_MAX_ELONGATION = 4.0
+MIN_THIRD_FACE_PX = 6.0  # narrowest cell (px) of a corner's third face taken as predicted

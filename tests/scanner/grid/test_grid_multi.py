@@ -15,9 +15,6 @@ from cubescan.synth.corners import random_corner_spec, render_corner_view
 from cubescan.synth.scenes import seeded_clutter
 
 SEEDS = range(4)
-# Corner views (800x600, the cube 60-90% of the short side) where a face in view is missed
-# today: a face turned far from the light, its seams too faint for the region cue.
-MISSED = {(5, 0), (6, 3)}
 
 
 def _same_face(centers: np.ndarray, truth: np.ndarray) -> bool:
@@ -40,30 +37,22 @@ def _corner_view(size: int, seed: int):
     return render_corner_view(spec)
 
 
-@pytest.mark.parametrize(
-    ("size", "seed"),
-    [
-        pytest.param(
-            size,
-            seed,
-            marks=[pytest.mark.xfail(strict=True, reason="a face in view is missed")]
-            if (size, seed) in MISSED
-            else [],
-        )
-        for size in range(2, 8)
-        for seed in SEEDS
-    ],
-)
+# Corner views of 800x600, the cube 60-90% of the short side. Two of them, (5, 0) and (6, 3),
+# have a face turned far from the light, its seams too faint for the region cue: it is
+# found as the third face at the corner of the other two.
+@pytest.mark.parametrize(("size", "seed"), [(size, seed) for size in range(2, 8) for seed in SEEDS])
 def test_every_face_of_a_corner_view_is_found_and_joined(size: int, seed: int) -> None:
     image, truth = _corner_view(size, seed)
     view = detect_faces(image)
-    shown = [face for face in truth.faces if face.sticker_px >= 12]
-    assert len(shown) >= 1
+    assert any(face.sticker_px >= 12 for face in truth.faces)
     which = {}
-    for face in shown:
+    for face in truth.faces:
         hits = [k for k, found in enumerate(view.faces) if _same_face(found.centers, face.centers)]
-        assert len(hits) == 1, f"{face.face}: found as {hits}"
-        which[face.face] = hits[0]
+        # Every face with stickers of 12 px or more is found; a smaller one may be too.
+        assert len(hits) == 1 or (not hits and face.sticker_px < 12), f"{face.face}: {hits}"
+        if hits:
+            which[face.face] = hits[0]
+    shown = list(which)
     assert len(view.faces) == len(shown)  # nothing else is taken for a face
     assert view.cubes == (tuple(range(len(view.faces))),)
     # Every two faces in view share an edge: the link's ends are the cube edge's, in the image.
