@@ -37,6 +37,9 @@ With ``--save-misses DIR`` the photos behind detection misses are written there 
 shorter side, the looks of the detector's scenes), in random order, for each N of
 ``--sizes``: exact (the same cube, however held), wrong, or refused (with the refusal's
 code: mostly a face the detector did not find).
+
+``--edges`` measures the same for three photos, each along an edge of the cube (two faces
+in view, :func:`~cubescan.synth.corners.render_cube_edges`), every face in one of them.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +70,7 @@ from cubescan.solver.moves import (
     same_cube,
     solved_facelets,
 )
-from cubescan.synth.corners import render_cube_corners
+from cubescan.synth.corners import render_cube_corners, render_cube_edges
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import RESOLUTIONS, STANDARD_SCHEME, SceneTruth, cube_photo_specs
 
@@ -200,8 +204,9 @@ def judge(
     return Outcome("diagnosis", f"got {codes}, injected {expected}")
 
 
-def run_corners(cubes: int, sizes: list[int], seed: int) -> None:
-    """Two opposite corner photos per random cube, read as ``cubescan check`` reads them."""
+def run_views(cubes: int, sizes: list[int], seed: int, render: Callable) -> None:
+    """Photos of a few faces each per random cube (``render(truth, rng)`` draws them), in
+    random order, read as ``cubescan check`` reads them."""
     for size in sizes:
         rng = np.random.default_rng([seed, size])
         outcome: Counter[str] = Counter()
@@ -210,12 +215,11 @@ def run_corners(cubes: int, sizes: list[int], seed: int) -> None:
         for _ in range(cubes):
             turns = rng.integers(len(moves), size=10 * size + 10)
             truth = apply_moves(solved_facelets(size), [moves[i] for i in turns])
-            images = list(render_cube_corners(truth, rng))
-            if rng.random() < 0.5:
-                images.reverse()
+            drawn = render(truth, rng)
+            images = [drawn[k] for k in rng.permutation(len(drawn))]
             start = time.perf_counter()
             try:
-                sources = [f"corner {k}" for k in range(len(images))]
+                sources = [f"photo {k}" for k in range(len(images))]
                 photos = read_photos_faces(images, sources)
                 report = check_views(photos, solve=False)
                 outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
@@ -248,12 +252,15 @@ def main() -> None:
         help="the cube the fault goes into",
     )
     parser.add_argument("--corners", action="store_true", help="two corner photos per cube")
+    parser.add_argument("--edges", action="store_true", help="three edge photos per cube")
     parser.add_argument("--sizes", type=int, nargs="+", default=[2, 3, 4, 5, 6, 7])
     add_record_argument(parser)
     args = parser.parse_args()
-    start_recording(args.record, "eval_check corners" if args.corners else None)
-    if args.corners:
-        run_corners(args.cubes, args.sizes, args.seed)
+    views = {"corners": render_cube_corners, "edges": render_cube_edges}
+    chosen = next((name for name in views if getattr(args, name)), None)
+    start_recording(args.record, f"eval_check {chosen}" if chosen else None)
+    if chosen:
+        run_views(args.cubes, args.sizes, args.seed, views[chosen])
         return
     size = 3 if args.size_known else None
     if args.save_misses:

@@ -129,6 +129,8 @@ class CornerTruth:
 
 
 _CORNER_SIGNS = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
+_AXIS_OF_FACE = {"R": (0, 1), "L": (0, -1), "U": (1, 1), "D": (1, -1), "F": (2, 1), "B": (2, -1)}
+"""Each face's outward normal in cube space: (axis, sign); x right, y up, z front."""
 
 
 def _look_at(toward_camera: np.ndarray, up: np.ndarray, roll_deg: float) -> np.ndarray:
@@ -161,6 +163,7 @@ def random_corner_spec(
     resolution: tuple[int, int] | None = None,
     scale_range: tuple[float, float] = (0.35, 0.9),
     corner: tuple[int, int, int] | None = None,
+    edge: tuple[str, str] | None = None,
 ) -> SceneSpec:
     """Draw a corner view: the camera looks at one corner of the cube (three faces in view)
     or along one of its edges (two faces, the third at most grazed).
@@ -184,6 +187,9 @@ def random_corner_spec(
     corner
         The corner looked at, as the signs of its x, y, z (x right, y up, z front: ``(1, 1,
         1)`` is URF); None for a random one.
+    edge
+        Two adjacent faces (``("U", "F")``) to look at along their shared edge: two faces
+        in view, whatever ``faces`` and ``corner`` say.
 
     Returns
     -------
@@ -197,14 +203,18 @@ def random_corner_spec(
     (4, 640, None, None)
     """
     size = int(rng.integers(2, 8)) if size is None else size
+    if edge is not None:
+        faces = 2
     faces = int(rng.integers(2, 4)) if faces is None else faces
     width, height = resolution if resolution else RESOLUTIONS[rng.integers(len(RESOLUTIONS))]
     looks = random_scene_spec(rng, size, resolution=(int(width), int(height)))
     signs = _CORNER_SIGNS[rng.integers(len(_CORNER_SIGNS))]
     if corner is not None:
         signs = np.array(corner, dtype=float)
-    axes = np.eye(3) * signs  # the three face normals at the corner
     order = rng.permutation(3)
+    if edge is not None:
+        signs, order = _edge_corner(edge, signs, order)
+    axes = np.eye(3) * signs  # the three face normals at the corner
     if faces == 3:
         weights = rng.uniform(0.5, 1.0, 3)
     else:  # along an edge: the third face at most grazed
@@ -237,6 +247,23 @@ def random_corner_spec(
         if _inside(spec):
             break
     return spec
+
+
+def _edge_corner(
+    edge: tuple[str, str], signs: np.ndarray, order: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The corner signs, and the order (axis k takes the k-th weight toward the camera; the
+    last weight grazes), that put ``edge``'s two faces in view; the rest as drawn."""
+    (axis_a, sign_a), (axis_b, sign_b) = (_AXIS_OF_FACE[letter] for letter in edge)
+    if axis_a == axis_b:
+        raise ValueError(f"faces {edge[0]} and {edge[1]} are opposite: they share no edge")
+    signs = signs.copy()
+    signs[axis_a], signs[axis_b] = sign_a, sign_b
+    edge_order = np.empty(3, dtype=int)
+    edge_order[3 - axis_a - axis_b] = 2
+    first, second = (axis_a, axis_b) if order[axis_a] < order[axis_b] else (axis_b, axis_a)
+    edge_order[first], edge_order[second] = 0, 1
+    return signs, edge_order
 
 
 def _sticker_px(face: str, spec: SceneSpec) -> float:
@@ -346,3 +373,50 @@ def render_cube_corners(
         )
         images.append(render_corner_view(replace(spec, colors=colors))[0])
     return images[0], images[1]
+
+
+def render_cube_edges(
+    facelets: str,
+    rng: np.random.Generator,
+    resolution: tuple[int, int] = (640, 480),
+    scale_range: tuple[float, float] = (0.35, 0.9),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three photos of one cube, each along an edge: two faces in each, every face in one.
+
+    Parameters
+    ----------
+    facelets
+        The cube (face letters, facelet order); its colours are the standard scheme's.
+    rng
+        Random generator: the pairs of faces, and each photo's pose and look.
+    resolution
+        ``(width, height)`` of the photos.
+    scale_range
+        Range of the whole cube's width in each photo, a fraction of the shorter side.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The three BGR photos.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> photos = render_cube_edges(solved_facelets(2), np.random.default_rng(0))
+    >>> len(photos), photos[0].shape
+    (3, (480, 640, 3))
+    """
+    size = round((len(facelets) // 6) ** 0.5)
+    colors = "".join(STANDARD_SCHEME[f] for f in facelets)
+    while True:  # three pairs of adjacent faces (no pair opposite), at random
+        letters = [str(f) for f in rng.permutation(list("URFDLB"))]
+        pairs = [(letters[k], letters[k + 1]) for k in (0, 2, 4)]
+        if all(_AXIS_OF_FACE[a][0] != _AXIS_OF_FACE[b][0] for a, b in pairs):
+            break
+    images = []
+    for pair in pairs:
+        spec = random_corner_spec(
+            rng, size, resolution=resolution, scale_range=scale_range, edge=pair
+        )
+        images.append(render_corner_view(replace(spec, colors=colors))[0])
+    return images[0], images[1], images[2]

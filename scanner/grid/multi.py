@@ -160,6 +160,9 @@ class FacesInView:
     cubes
         The faces of each cube in view (indices, ascending): faces joined by links,
         directly or through another face, are one cube's.
+    predicted
+        Per face, True for the third face at a corner, placed from the two faces found
+        beside it rather than found by itself; empty when there is none.
     """
 
     faces: tuple[FaceDetection, ...]
@@ -167,6 +170,7 @@ class FacesInView:
     links: tuple[FaceLink, ...]
     corners: tuple[CubeCorner, ...]
     cubes: tuple[tuple[int, ...], ...]
+    predicted: tuple[bool, ...] = ()
 
     def neighbors(self, index: int) -> list[int]:
         """The faces that share an edge with one face.
@@ -234,8 +238,13 @@ def detect_faces(image: object, size: int | None = None) -> FacesInView:
     best, passes = _best_face(frame, size)
     # The faces beside the best are looked for at its N: a cube's faces share it, and a
     # smaller window inside one of them would stand where its other stickers merged.
-    faces = [] if best is None else [best, *_more_faces(frame, best.size, passes, [best])]
-    return join_faces(faces)
+    if best is None:
+        return join_faces([])
+    more, third = _more_faces(frame, best.size, passes, [best])
+    view = join_faces([best, *more])
+    if third is None:
+        return view
+    return replace(view, predicted=tuple(face is third for face in view.faces))
 
 
 def _more_faces(
@@ -243,10 +252,11 @@ def _more_faces(
     size: int | None,
     passes: dict[float, _Pass],
     found: list[FaceDetection],
-) -> list[FaceDetection]:
+) -> tuple[list[FaceDetection], FaceDetection | None]:
     """Faces beside ``found``: the rest of its cube in a crop around it (see :func:`_around`),
     then the faces of other cubes in the first pass's lattices that hold no sticker of a face
-    found."""
+    found; and which of them, if any, is a third face placed at a corner (see
+    :func:`_third_face`)."""
     first = passes[next(iter(passes))]
     look = _around(image, found)
     more = _peeled(image, size, look, found, first)
@@ -272,7 +282,7 @@ def _more_faces(
         ):
             found.append(face)
             more.append(face)
-    return more
+    return more, third
 
 
 def _scale_of(pass_: _Pass, image: np.ndarray) -> float:

@@ -69,12 +69,21 @@ class PhotoFaces:
         Per face seen, its ``(N*N, 3)`` CIELAB samples, row-major as seen.
     joins
         Where the faces meet (see :data:`~cubescan.scanner.views.Join`).
+    widths
+        Per face seen, how wide its stickers look (the median cell's narrower side, px):
+        a face seen in two photos is named from the one that shows it wider. Empty when
+        unknown (the first photo's reading names it).
+    predicted
+        Per face seen, True for a third face placed at a corner from the two beside it
+        (see :class:`~cubescan.scanner.grid.multi.FacesInView`); empty when none is.
     """
 
     source: str
     size: int
     lab: tuple[np.ndarray, ...]
     joins: tuple[Join, ...]
+    widths: tuple[float, ...] = ()
+    predicted: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,7 +150,15 @@ def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) ->
         if link.faces[0] in index and link.faces[1] in index
     )
     lab = tuple(sample_colors(image, found.faces[k]).lab for k in cube)
-    return PhotoFaces(source, found.faces[0].size, lab, joins)
+    widths = tuple(_sticker_width(found.faces[k].cells) for k in cube)
+    predicted = tuple(found.predicted[k] for k in cube) if found.predicted else ()
+    return PhotoFaces(source, found.faces[0].size, lab, joins, widths, predicted)
+
+
+def _sticker_width(cells: np.ndarray) -> float:
+    """The median over a face's cells ``(N*N, 4, 2)`` of each cell's shortest side, px."""
+    sides = np.linalg.norm(np.roll(cells, -1, axis=1) - cells, axis=2)
+    return float(np.median(sides.min(axis=1)))
 
 
 def read_photos_faces(
@@ -251,6 +268,30 @@ def check_views(
     ...
     cubescan.errors.BadInputError: no photos to read a cube from
     """
+    report = _read_views(photos, profile, solve)
+    if report.cube.valid or not any(any(photo.predicted) for photo in photos):
+        return report
+    # A face placed at a corner rather than found may be read a little off: it must not
+    # make a sound cube unsound. Without it, the photos give the verdict, or a refusal.
+    return _read_views([_found_faces_only(photo) for photo in photos], profile, solve)
+
+
+def _found_faces_only(photo: PhotoFaces) -> PhotoFaces:
+    """The photo without the faces placed at a corner (see :attr:`PhotoFaces.predicted`)."""
+    keep = [k for k in range(len(photo.lab)) if not (photo.predicted and photo.predicted[k])]
+    index = {old: new for new, old in enumerate(keep)}
+    joins = tuple(
+        ((index[a], side_a), (index[b], side_b))
+        for (a, side_a), (b, side_b) in photo.joins
+        if a in index and b in index
+    )
+    widths = tuple(photo.widths[k] for k in keep) if photo.widths else ()
+    lab = tuple(photo.lab[k] for k in keep)
+    return replace(photo, lab=lab, joins=joins, widths=widths, predicted=())
+
+
+def _read_views(photos: Sequence[PhotoFaces], profile: Profile | None, solve: bool) -> ViewsReport:
+    """:func:`check_views` with every face the photos hold."""
     if not photos:
         raise BadInputError("no-photos", "no photos to read a cube from")
     size = photos[0].size
@@ -277,8 +318,8 @@ def check_views(
     readings = []
     refused = BadInputError("no-cube", "no placement of the photos' faces reads as a cube")
     for seen in (placed[i] for i in order):
-        first = {letter: (k, turns, lab) for *_, k, letter, turns, lab in reversed(seen)}
-        samples = [_net_lab(first[f][2], size, first[f][1]) for f in FACES]
+        named = _naming_readings(seen)
+        samples = [_net_lab(seen[named[f]][4], size, seen[named[f]][3]) for f in FACES]
         try:
             report = cube_report(samples, [f"face {f}" for f in FACES], "net", profile, False)
         except BadInputError as error:
@@ -299,7 +340,7 @@ def check_views(
     )
     faces = tuple(
         PhotoPlacement(f"{source} #{k + 1}", letter, (-turns) % 4)
-        for source, k, letter, turns, _ in seen
+        for source, k, letter, turns, *_ in seen
     )
     conflicts = _conflicts(report, seen, size)
     if solve and report.valid:
@@ -308,12 +349,24 @@ def check_views(
 
 
 def _placed(photos: Sequence[PhotoFaces], combination: tuple[Placement, ...]) -> list[tuple]:
-    """Every face seen, as ``(source, index in its photo, cube face, turns, samples)``."""
+    """Every face seen, as ``(source, index in its photo, cube face, turns, samples,
+    sticker width)``."""
     return [
-        (photo.source, k, letter, turns, photo.lab[k])
+        (photo.source, k, letter, turns, photo.lab[k], photo.widths[k] if photo.widths else 0.0)
         for photo, placement in zip(photos, combination, strict=True)
         for k, (letter, turns) in enumerate(placement)
     ]
+
+
+def _naming_readings(seen: list[tuple]) -> dict[str, int]:
+    """Per cube face, which reading in ``seen`` names it: of a face seen twice, the one
+    showing its stickers wider (a face seen obliquely mixes its stickers' colours with
+    their neighbours'), the first on a tie."""
+    named: dict[str, int] = {}
+    for index, (*_, letter, _, _, width) in enumerate(seen):
+        if letter not in named or width > seen[named[letter]][5]:
+            named[letter] = index
+    return named
 
 
 def _disagreement(seen: list[tuple], size: int) -> float:
@@ -321,7 +374,7 @@ def _disagreement(seen: list[tuple], size: int) -> float:
     the median colour difference (Delta E) between two readings, sticker for sticker."""
     first: dict[str, np.ndarray] = {}
     worst = 0.0
-    for _, _, letter, turns, lab in seen:
+    for _, _, letter, turns, lab, _ in seen:
         net = _net_lab(lab, size, turns)
         if letter in first:
             worst = max(worst, float(np.median(np.linalg.norm(net - first[letter], axis=1))))
@@ -331,13 +384,14 @@ def _disagreement(seen: list[tuple], size: int) -> float:
 
 
 def _conflicts(report: CubeReport, seen: list, size: int) -> tuple[str, ...]:
-    """Faces read twice whose second reading names some stickers otherwise."""
+    """Faces read twice whose other reading names some stickers otherwise than the one
+    that named the face (:func:`_naming_readings`)."""
     centers = {letter: np.asarray(info.lab) for letter, info in report.colors.items()}
     names, means = list(centers), np.array(list(centers.values()))
-    lines, first_seen = [], {}
-    for source, k, letter, turns, lab in seen:
-        if letter not in first_seen:
-            first_seen[letter] = f"{source} #{k + 1}"
+    named = _naming_readings(seen)
+    lines = []
+    for index, (source, k, letter, turns, lab, _) in enumerate(seen):
+        if named[letter] == index:
             continue
         net = _net_lab(lab, size, turns)
         nearest = np.linalg.norm(net[:, None] - means[None], axis=-1).argmin(axis=1)
@@ -348,6 +402,6 @@ def _conflicts(report: CubeReport, seen: list, size: int) -> tuple[str, ...]:
             stickers = ", ".join(f"{letter}{i + 1}" for i in differ[:8])
             lines.append(
                 f"face {letter} reads differently in {source} #{k + 1} than in "
-                f"{first_seen[letter]}: {stickers}"
+                f"{seen[named[letter]][0]} #{seen[named[letter]][1] + 1}: {stickers}"
             )
     return tuple(lines)

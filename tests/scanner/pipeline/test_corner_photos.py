@@ -14,7 +14,7 @@ from cubescan.errors import BadInputError
 from cubescan.scanner.cli import main
 from cubescan.scanner.pipeline.views import check_views, read_photo_faces
 from cubescan.solver.moves import apply_moves, same_cube, solved_facelets
-from cubescan.synth.corners import render_cube_corners
+from cubescan.synth.corners import render_cube_corners, render_cube_edges
 
 # Seeds whose two rendered photos each show the detector three whole faces: how often it
 # finds them is eval_detect --multi's to measure; these tests check what follows.
@@ -36,6 +36,36 @@ def test_two_opposite_corner_photos_give_the_exact_cube(size, seed):
         assert report.cube.valid and same_cube(report.cube.facelets, truth)
         assert not report.ambiguous and report.conflicts == ()
         assert sorted(p.face for p in report.faces) == sorted("URFDLB")
+
+
+@pytest.mark.parametrize(("size", "seed"), [(3, 1), (4, 0), (5, 0)])
+def test_three_edge_photos_give_the_exact_cube(size, seed):
+    # Each photo along an edge shows two faces, every face of the cube in one of them, and
+    # may graze a third (read too, but the face shown wider names the face).
+    truth = apply_moves(solved_facelets(size), "R U Fw' D2 L" if size > 3 else "R U F' D2 L")
+    images = render_cube_edges(truth, np.random.default_rng(seed), scale_range=(0.6, 0.9))
+    photos = [read_photo_faces(image, f"edge {k}") for k, image in enumerate(images)]
+    assert all(len(photo.lab) >= 2 for photo in photos)
+    report = check_views(photos[::-1], solve=False)
+    assert report.cube.valid and same_cube(report.cube.facelets, truth)
+    assert not report.ambiguous
+    assert set(p.face for p in report.faces) == set("URFDLB")
+    # A grazed face read otherwise than where it is seen whole is said, not hidden.
+    assert all(line.split(" than in ")[0].endswith("#3") for line in report.conflicts)
+
+
+def test_a_face_placed_at_a_corner_never_makes_the_cube_unsound():
+    # A third face placed from the two beside it (detect_faces) and read wrong: without
+    # it the photos miss a face, so the answer is a refusal, not a false verdict.
+    _, images = corner_photos(3, 2)
+    photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+    lab = (*photos[0].lab[:2], photos[0].lab[0])  # the third face read as the first
+    misread = replace(photos[0], lab=lab)
+    assert not check_views([misread, photos[1]], solve=False).cube.valid
+    placed = replace(misread, predicted=(False, False, True))
+    with pytest.raises(BadInputError) as refused:
+        check_views([placed, photos[1]], solve=False)
+    assert refused.value.code == "missing-faces"
 
 
 def test_a_face_shown_again_differently_is_a_conflict():
