@@ -221,6 +221,39 @@ def invert_moves(moves: Sequence[Move]) -> list[Move]:
     return [m.inverse for m in reversed(moves)]
 
 
+def cancel_moves(moves: Sequence[Move]) -> list[Move]:
+    """``moves`` with neighbouring turns of the same layers merged (and dropped if they cancel).
+
+    Parameters
+    ----------
+    moves
+        Any sequence; joining stages often leaves ``U' U2`` or ``R R'`` at the seams.
+
+    Returns
+    -------
+    list of Move
+        The same permutation of the cube, never longer.
+
+    Examples
+    --------
+    >>> format_moves(cancel_moves(parse_moves("R U' U2 F F' R")))
+    'R U R'
+    """
+    out: list[Move] = []
+    for move in moves:
+        top = out[-1] if out else None
+        if top is not None and (top.face, top.first, top.last, top.kind) == (
+            move.face, move.first, move.last, move.kind
+        ):  # fmt: skip
+            turns = (top.turns + move.turns) % 4
+            out.pop()
+            if turns:
+                out.append(Move(move.face, move.first, move.last, turns, move.kind))
+        else:
+            out.append(move)
+    return out
+
+
 @lru_cache(maxsize=4096)
 def move_permutation(move: Move, size: int) -> np.ndarray:
     """Sticker permutation of ``move``: ``new_state = old_state[perm]``.

@@ -215,12 +215,14 @@ def solve_detailed(
     if timeout is not None and timeout < 0:
         raise BadInputError("bad-option", f"timeout must be 0 or more seconds, got {timeout}")
     cube_state = _checked_state(state)
-    if cube_state.size > 3:
+    if cube_state.size > 4:
         raise BadInputError(
             "unsupported-size",
-            f"solving a {cube_state.size}x{cube_state.size} cube is not supported yet (2x2 and "
-            "3x3 are); its validation and diagnosis are: run `cubescan validate`",
+            f"solving a {cube_state.size}x{cube_state.size} cube is not supported yet (2x2 to "
+            "4x4 are); its validation and diagnosis are: run `cubescan validate`",
         )
+    if cube_state.size == 4:
+        return _solve_by_reduction(cube_state.facelets, max_length, timeout)
     if cube_state.size == 2:
         # Optimal from the full distance table; solved means one colour per face.
         moves = tuple(solve_pocket(cube_state))
@@ -247,6 +249,23 @@ def solve_detailed(
         outcome.lower_bound,
         outcome.optimal,
     )
+
+
+def _solve_by_reduction(facelets: str, max_length: int, timeout: float | None) -> SolveResult:
+    """A 4x4: centres and edges by :mod:`cubescan.solver.four`, then the 3x3 it stands for.
+
+    The 3x3 stage searches to 20 moves; ``max_length`` and ``timeout`` apply to it only.
+    """
+    from cubescan.solver.four.solve import as_3x3, reduce_to_3x3  # numba code, 4x4 only
+
+    reduced, stages = reduce_to_3x3(facelets)
+    tail = solve_detailed(as_3x3(reduced), 20, timeout)
+    stages = [*stages, SolveStage("3x3", tail.moves)]
+    moves = tuple(move for stage in stages for move in stage.moves)
+    # No fixed centres: solved is one colour per face, each face its centre's colour.
+    after = apply_moves(facelets, moves)
+    _prove(facelets, moves, "".join(after[face * 16 + 5] * 16 for face in range(len(FACES))))
+    return SolveResult(moves, max_length, tail.timed_out, tail.nodes, stages=tuple(stages))
 
 
 def _axis_moves(views: list[tuple[CubieCube, dict[str, str], bool]]) -> np.ndarray:

@@ -196,3 +196,23 @@ def wing_edges() -> np.ndarray:
     edges = np.array(out)
     edges.setflags(write=False)
     return edges
+
+
+@cache
+def edge_slots() -> np.ndarray:
+    """The two wing slots of each edge position (which are also each edge's wings).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(12, 2)``, int64.
+
+    Examples
+    --------
+    >>> edge_slots()[0].tolist()
+    [0, 1]
+    """
+    edges = np.asarray(wing_edges())
+    out = np.array([np.flatnonzero(edges == e) for e in range(12)], dtype=np.int64)
+    out.setflags(write=False)
+    return out

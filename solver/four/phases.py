@@ -6,10 +6,9 @@
    U, D, F, B and half turns Uw2, Dw2, Fw2, Bw2), ending with an even permutation of
    the 24 wings. Only inner-slice quarter turns change that parity, and only here are
    they allowed, so the OLL parity is settled in this phase.
-3. ``edges``: the twelve edges paired, two at a time, keeping the centres solved at
-   the end of each step (outer turns and wide half turns, which keep each colour's
-   centres on its axis). The last step also asks for the edge permutation parity to
-   equal the corner permutation parity (no PLL parity), so the 3x3 left is solvable.
+3. ``edges``: the twelve edges paired (:mod:`cubescan.solver.four.pairing`), keeping
+   the centres solved at the end of each step (outer turns and wide half turns, which
+   keep each colour's centres on its axis), with no PLL parity left.
 
 Every coordinate is a :class:`~cubescan.solver.four.coords.Pattern` read off the solved
 piece array; nothing is typed per sticker.
@@ -29,13 +28,7 @@ from functools import cache
 import numpy as np
 
 from cubescan.solver.four.coords import Pattern
-from cubescan.solver.four.model import (
-    CENTER_START,
-    N_CENTERS,
-    WING_START,
-    solved_pieces,
-    wing_edges,
-)
+from cubescan.solver.four.model import CENTER_START, N_CENTERS, solved_pieces
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move
 
@@ -47,9 +40,6 @@ CENTER_MOVES = tuple(m for m in ALL_MOVES if m.face in "RL" or m.last == 1 or m.
 
 EDGE_MOVES = tuple(m for m in ALL_MOVES if m.last == 1 or m.turns == 2)
 """Phase 3: outer turns and wide half turns (each colour's centres stay on its axis)."""
-
-EDGE_GROUPS = ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11))
-"""The edges paired together in each step of phase 3."""
 
 
 def _face_values(faces: str) -> set[int]:
@@ -67,18 +57,6 @@ def _face_labels(labels: dict[str, int]) -> np.ndarray:
     return np.array([labels.get(face, 0) for face in FACES], dtype=np.int64)
 
 
-def _edge_pattern(group: tuple[int, ...]) -> Pattern:
-    edges = wing_edges()
-    label_of = np.zeros(24, dtype=np.int64)
-    label = 1
-    for edge in group:
-        for wing in np.flatnonzero(edges == edge):
-            label_of[wing] = label
-            label += 1
-    slots = np.arange(WING_START, WING_START + 24, dtype=np.int64)
-    return Pattern.build(label_of, [slots], solved_pieces())
-
-
 @cache
 def patterns() -> dict[str, Pattern]:
     """Every coordinate the phases use, by table name.
@@ -87,7 +65,7 @@ def patterns() -> dict[str, Pattern]:
     -------
     dict of str to Pattern
         ``centers-rl`` (phase 1); ``centers-axes``, ``centers-ud``, ``centers-fb``
-        (phase 2); ``centers`` and ``edges-0`` .. ``edges-5`` (phase 3).
+        (phase 2); ``centers`` (phase 3).
 
     Examples
     --------
@@ -110,8 +88,6 @@ def patterns() -> dict[str, Pattern]:
             solved,
         ),
     }
-    for index, group in enumerate(EDGE_GROUPS):
-        out[f"edges-{index}"] = _edge_pattern(group)
     return out
 
 
@@ -137,49 +113,3 @@ def moves_of(name: str) -> tuple[Move, ...]:
     if name in ("centers-axes", "centers-ud", "centers-fb"):
         return CENTER_MOVES
     return EDGE_MOVES
-
-
-def goal_labels(name: str) -> list[np.ndarray]:
-    """The label arrays of a coordinate's goal states (a table's depth 0).
-
-    Parameters
-    ----------
-    name
-        A key of :func:`patterns`.
-
-    Returns
-    -------
-    list of numpy.ndarray
-        Label arrays over the whole piece array (int8): for a centre coordinate the
-        solved cube's; for an edge coordinate every placement of its edges paired.
-
-    Examples
-    --------
-    >>> len(goal_labels("centers")), len(goal_labels("edges-0"))
-    (1, 528)
-    """
-    pattern = patterns()[name]
-    solved = solved_pieces()
-    base = np.zeros(len(solved), dtype=np.int8)
-    base[pattern.slots] = pattern.label_of[solved[pattern.slots]]
-    if not name.startswith("edges"):
-        return [base]
-    edges = wing_edges()
-    pairs = [np.flatnonzero(edges == e) for e in range(12)]
-    out = []
-    # Edge a's two wings fill one edge position (either way round: a wing cannot sit
-    # flipped in its slot, so both ways are a paired edge), edge b's another.
-    for pos_a in range(12):
-        for a_first in (0, 1):
-            for pos_b in range(12):
-                if pos_b == pos_a:
-                    continue
-                for b_first in (0, 1):
-                    labels = np.zeros(len(solved), dtype=np.int8)
-                    wa, wb = pairs[pos_a], pairs[pos_b]
-                    labels[WING_START + wa[a_first]] = 1
-                    labels[WING_START + wa[1 - a_first]] = 2
-                    labels[WING_START + wb[b_first]] = 3
-                    labels[WING_START + wb[1 - b_first]] = 4
-                    out.append(labels)
-    return out

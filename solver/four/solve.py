@@ -24,22 +24,10 @@ from functools import cache
 
 import numpy as np
 
-from cubescan.solver.four.model import face_rotations, pieces_of
-from cubescan.solver.four.phases import (
-    ALL_MOVES,
-    CENTER_MOVES,
-    EDGE_GROUPS,
-    EDGE_MOVES,
-    patterns,
-)
-from cubescan.solver.four.search import (
-    GOAL_EVEN_WINGS,
-    GOAL_NO_PARITY,
-    GOAL_NONE,
-    Phase,
-    heuristic,
-    search,
-)
+from cubescan.solver.four.model import WING_START, face_rotations, pieces_of
+from cubescan.solver.four.pairing import pair_edges
+from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, EDGE_MOVES, patterns
+from cubescan.solver.four.search import GOAL_EVEN_WINGS, GOAL_NONE, Phase, heuristic, search
 from cubescan.solver.four.tables import load_tables
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move, apply_moves
@@ -78,12 +66,8 @@ def _phases() -> dict[str, Phase]:
             CENTER_MOVES, _with(["centers-axes", "centers-ud", "centers-fb"]), GOAL_EVEN_WINGS
         ),
     }
-    for step in range(len(EDGE_GROUPS)):
-        names = ["centers"] + [f"edges-{k}" for k in range(step + 1)]
-        last = step == len(EDGE_GROUPS) - 1
-        out[f"edges-{step}"] = Phase.build(
-            EDGE_MOVES, _with(names), GOAL_NO_PARITY if last else GOAL_NONE
-        )
+    # Pairing keeps the centres: the centres table over the pairing moves.
+    out["centers-kept"] = Phase.build(EDGE_MOVES, _with(["centers"]), GOAL_NONE)
     return out
 
 
@@ -109,6 +93,11 @@ def _best_view(facelets: str, phase: Phase, keep: Phase | None) -> np.ndarray:
     return best[1]
 
 
+def _odd_wings(pieces: np.ndarray) -> bool:
+    wings = np.asarray(pieces[WING_START : WING_START + 24], dtype=np.int64)
+    return bool(sum(int((wings[:i] > wings[i]).sum()) for i in range(24)) % 2)
+
+
 def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     """Solve the centres and pair the edges of a solvable 4x4, parity included.
 
@@ -130,11 +119,16 @@ def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     (['centers', 'edges'], True)
     """
     phases = _phases()
-    if all(heuristic(p, pieces_of(facelets)) == 0 for p in phases.values()):
-        return facelets, []
     centers: list[Move] = []
     for name, keep in (("centers-rl", None), ("centers", phases["centers-rl"])):
         pieces = _best_view(facelets, phases[name], keep)
+        if name == "centers" and heuristic(phases[name], pieces) == 0 and _odd_wings(pieces):
+            # Centres solved but one edge flipped (OLL parity): the table sees nothing
+            # to do, and a blind search for even wings is slow. One inner slice turn
+            # (it keeps R/L centres on R/L) gives the centre search work that fixes it.
+            centers.append(Move("R", 2, 2, 1))
+            facelets = apply_moves(facelets, centers[-1:])
+            pieces = _best_view(facelets, phases[name], keep)
         found = search(phases[name], pieces)
         assert found is not None
         centers += found[0]
@@ -146,14 +140,7 @@ def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
         if heuristic(phases["centers"], pieces) == 0
     )
     relabel = str.maketrans(dict(zip(view[0], facelets, strict=True)))
-    edges: list[Move] = []
-    pieces = view[1]
-    for step in range(len(EDGE_GROUPS)):
-        found = search(phases[f"edges-{step}"], pieces)
-        assert found is not None
-        edges += found[0]
-        text = apply_moves(view[0], edges)
-        pieces = pieces_of(text)
+    edges, _ = pair_edges(view[1], phases["centers-kept"], _tables())
     reduced = apply_moves(view[0], edges).translate(relabel)
     return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]
 

@@ -24,12 +24,14 @@ import numpy as np
 
 from cubescan.solver.cache import cache_path, load_or_build
 from cubescan.solver.four.coords import Pattern, label_pattern, rank, unrank
-from cubescan.solver.four.model import slot_permutation
-from cubescan.solver.four.phases import goal_labels, moves_of, patterns
+from cubescan.solver.four.model import edge_slots, slot_permutation, solved_pieces
+from cubescan.solver.four.pairing import STEP_EDGES, slot_moves
+from cubescan.solver.four.pairs import pair_table
+from cubescan.solver.four.phases import moves_of, patterns
 from cubescan.solver.tables import _progress_reporter
 
 TABLE_NAME = "four-tables"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 """Bump when a table's layout or meaning changes; old cache files are then ignored."""
 
 UNSEEN = 255
@@ -115,8 +117,7 @@ def distance_table(name: str, on_level: Callable[[int], None] | None = None) -> 
     pattern: Pattern = label_pattern(patterns()[name])
     perms = np.array([slot_permutation(m) for m in moves_of(name)], dtype=np.int64)
     depth = np.full(pattern.size, UNSEEN, dtype=np.uint8)
-    for labels in goal_labels(name):
-        depth[rank(labels, *pattern.arrays)] = 0
+    depth[rank(solved_pieces(), *patterns()[name].arrays)] = 0
     level = 0
     while _bfs_level(depth, level, perms, *pattern.arrays, perms.shape[1]):
         level += 1
@@ -136,7 +137,8 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to numpy.ndarray
-        One uint8 distance table per coordinate name.
+        One uint8 distance table per coordinate name, and ``pairs-1`` ..
+        ``pairs-3``: the moves to pair that many edges (:mod:`cubescan.solver.four.pairs`).
 
     Examples
     --------
@@ -144,13 +146,34 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     'centers'
     """
     names = sorted(patterns())
+    pair_names = [f"pairs-{k}" for k in range(1, STEP_EDGES + 1)]
     out: dict[str, np.ndarray] = {}
     # About a dozen levels per table; the bar counts levels.
-    with _progress_reporter(progress, 14 * len(names)) as advance:
+    with _progress_reporter(progress, 14 * (len(names) + len(pair_names))) as advance:
         for name in names:
             out[name] = distance_table(name, lambda level, n=name: advance(f"{n}: depth {level}"))
             advance(name)
+        for k, name in enumerate(pair_names, start=1):
+            out[name] = pair_table(
+                k, slot_moves(), edge_slots(), lambda level, n=name: advance(f"{n}: depth {level}")
+            )
+            advance(name)
     return out
+
+
+def table_names() -> frozenset[str]:
+    """Names of the arrays in the 4x4 table file.
+
+    Returns
+    -------
+    frozenset of str
+
+    Examples
+    --------
+    >>> sorted(table_names())[-1]
+    'pairs-3'
+    """
+    return frozenset(patterns()) | {f"pairs-{k}" for k in range(1, STEP_EDGES + 1)}
 
 
 def load_tables(progress: bool | None = None) -> dict[str, np.ndarray]:
@@ -173,6 +196,4 @@ def load_tables(progress: bool | None = None) -> dict[str, np.ndarray]:
     """
     if progress is None:
         progress = sys.stderr.isatty()
-    return load_or_build(
-        TABLE_NAME, TABLE_VERSION, lambda: build_tables(progress), frozenset(patterns())
-    )
+    return load_or_build(TABLE_NAME, TABLE_VERSION, lambda: build_tables(progress), table_names())

@@ -143,7 +143,7 @@ def test_unreadable_and_unsupported_input():
         solve("UUUU")
     assert caught.value.code == "bad-format"
     with pytest.raises(CubescanError):
-        solve(solved_facelets(4))
+        solve(solved_facelets(5))
     with pytest.raises(BadInputError):
         solve(solved_facelets(3), max_length=-1)
     with pytest.raises(BadInputError):

@@ -26,4 +26,3 @@ def test_sizes_are_the_counts_of_arrangements():
     assert sizes["centers-rl"] == 735471  # C(24, 8)
     assert sizes["centers-ud"] == 900900  # 16! / (4! 4! 8!)
     assert sizes["centers"] == 70**3
-    assert sizes["edges-0"] == 24 * 23 * 22 * 21
