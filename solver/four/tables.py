@@ -10,7 +10,7 @@ a build shows a rich progress bar on a terminal, as the 3x3 tables do.
 Examples
 --------
 >>> table_path().name
-'four-tables-v1.npz'
+'four-tables-v2.npz'
 """
 
 from __future__ import annotations
