@@ -35,7 +35,7 @@ from cubescan.solver.four.model import (
     slot_permutation,
     wing_edges,
 )
-from cubescan.solver.four.pairs import BINOMIAL, rank_pair_slots
+from cubescan.solver.four.pairs import BINOMIAL, rank_pair_slots, rank_pair_slots_into
 from cubescan.solver.four.phases import EDGE_MOVES
 from cubescan.solver.four.search import MAX_DEPTH, Phase, _parity
 from cubescan.solver.moves import Move, cancel_moves, parse_moves
@@ -155,15 +155,15 @@ def pair_distance(pieces: np.ndarray, edges: tuple[int, ...], tables: dict) -> i
 
 
 @numba.njit(cache=True)
-def _group_distance(where, groups, group_sizes, g, pair_tables, pair_offsets):  # pragma: no cover
+def _group_distance(
+    where, groups, group_sizes, g, pair_tables, pair_offsets, first, second, work
+):  # pragma: no cover - numba
     """Pair-table distance of group ``g`` given each wing's slot ``where``."""
     k = group_sizes[g]
-    first = np.empty(k, dtype=np.int64)
-    second = np.empty(k, dtype=np.int64)
     for i in range(k):
         first[i] = where[groups[g, i, 0]]
         second[i] = where[groups[g, i, 1]]
-    return pair_tables[pair_offsets[k] + rank_pair_slots(first, second, BINOMIAL)]
+    return pair_tables[pair_offsets[k] + rank_pair_slots_into(first, second, k, BINOMIAL, work)]
 
 
 @numba.njit(cache=True)
@@ -178,16 +178,20 @@ def _bound(
     where = np.empty(24, dtype=np.int64)
     for s in range(24):
         where[state[WING_START + s]] = s
+    first = np.empty(STEP_EDGES, dtype=np.int64)
+    second = np.empty(STEP_EDGES, dtype=np.int64)
+    work = np.empty(72, dtype=np.int64)
+    scratch = (pair_tables, pair_offsets, first, second, work)
     nearest = 255
     for g in range(n_kept, groups.shape[0]):
-        d = _group_distance(where, groups, group_sizes, g, pair_tables, pair_offsets)
+        d = _group_distance(where, groups, group_sizes, g, *scratch)
         if d < nearest:
             nearest = d
     best = nearest
     if best > room:
         return best
     for g in range(n_kept):
-        d = _group_distance(where, groups, group_sizes, g, pair_tables, pair_offsets)
+        d = _group_distance(where, groups, group_sizes, g, *scratch)
         if d > best:
             best = d
             if best > room:

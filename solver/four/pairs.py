@@ -98,26 +98,44 @@ def rank_pair_slots(first: np.ndarray, second: np.ndarray, binomial: np.ndarray)
     >>> rank_pair_slots(np.array([0]), np.array([1]), BINOMIAL)
     0
     """
-    k = len(first)
+    work = np.empty(3 * N_WING_SLOTS, dtype=np.int64)
+    return rank_pair_slots_into(first, second, len(first), binomial, work)
+
+
+@numba.njit(cache=True)
+def rank_pair_slots_into(first, second, k, binomial, work) -> int:  # pragma: no cover - numba
+    """:func:`rank_pair_slots` of the first ``k`` pairs, using ``work`` (72 int64) for scratch.
+
+    The pairing search ranks several groups at every node; reusing one scratch array
+    saves an allocation per rank.
+    """
     n = 2 * k
-    slots = np.empty(n, dtype=np.int64)
-    mate = np.empty(N_WING_SLOTS, dtype=np.int64)
+    slots = work[:n]
+    mate = work[N_WING_SLOTS : 2 * N_WING_SLOTS]
+    used = work[2 * N_WING_SLOTS : 3 * N_WING_SLOTS]
+    filled = 0
     for i in range(k):
-        slots[2 * i] = first[i]
-        slots[2 * i + 1] = second[i]
         mate[first[i]] = second[i]
         mate[second[i]] = first[i]
-    slots.sort()
+        used[first[i]] = 0
+        used[second[i]] = 0
+        # Insertion sort: a handful of slots.
+        for value in (first[i], second[i]):
+            j = filled
+            while j > 0 and slots[j - 1] > value:
+                slots[j] = slots[j - 1]
+                j -= 1
+            slots[j] = value
+            filled += 1
     combination = 0
     for i in range(n):
         combination += binomial[slots[i], i + 1]
-    used = np.zeros(N_WING_SLOTS, dtype=np.bool_)
     matching = 0
     for i in range(n):
         a = slots[i]
         if used[a]:
             continue
-        used[a] = True
+        used[a] = 1
         b = mate[a]
         digit = 0
         choices = 0
@@ -126,7 +144,7 @@ def rank_pair_slots(first: np.ndarray, second: np.ndarray, binomial: np.ndarray)
                 if slots[t] == b:
                     digit = choices
                 choices += 1
-        used[b] = True
+        used[b] = 1
         matching = matching * choices + digit
     n_match = 1
     for r in range(n - 1, 0, -2):

@@ -118,6 +118,17 @@ def test_cli_check_json_and_annotations(realdata, tracker_cubes, tmp_path, table
     assert (tmp_path / "ann" / "net.png").is_file()
 
 
+def test_cli_check_solves_the_real_4x4(realdata, tracker_cubes, table_cache):
+    from cubescan.solver.moves import apply_moves
+
+    folder = folder_of(realdata, tracker_cubes[4])
+    result = CliRunner().invoke(main, ["check", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    after = apply_moves(data["facelets"], data["solution"])
+    assert all(len(set(after[f * 16 : f * 16 + 16])) == 1 for f in range(6))
+
+
 def test_cli_check_scramble_mismatch_and_match(realdata, tracker_cubes, table_cache):
     folder = str(folder_of(realdata, tracker_cubes[3]))
     wrong = CliRunner().invoke(main, ["check", folder, "--scramble", "R U"])
