@@ -104,10 +104,31 @@ def rank_pair_slots(first: np.ndarray, second: np.ndarray, binomial: np.ndarray)
 
 @numba.njit(cache=True)
 def rank_pair_slots_into(first, second, k, binomial, work) -> int:  # pragma: no cover - numba
-    """:func:`rank_pair_slots` of the first ``k`` pairs, using ``work`` (72 int64) for scratch.
+    """:func:`rank_pair_slots` of the first ``k`` pairs, using ``work`` for scratch.
 
     The pairing search ranks several groups at every node; reusing one scratch array
     saves an allocation per rank.
+
+    Parameters
+    ----------
+    first, second
+        The two slots of each pair (int64; only the first ``k`` are read).
+    k
+        Number of pairs.
+    binomial
+        :data:`BINOMIAL`.
+    work
+        int64 scratch array of at least 72 entries (overwritten).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> work = np.empty(72, dtype=np.int64)
+    >>> rank_pair_slots_into(np.array([5, 9]), np.array([0, 0]), 1, BINOMIAL, work)
+    10
     """
     n = 2 * k
     slots = work[:n]
