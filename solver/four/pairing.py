@@ -25,6 +25,7 @@ from itertools import combinations
 import numba
 import numpy as np
 
+from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.coords import rank
 from cubescan.solver.four.cycles import finish_pairing
 from cubescan.solver.four.model import (
@@ -37,7 +38,7 @@ from cubescan.solver.four.model import (
 )
 from cubescan.solver.four.pairs import BINOMIAL, rank_pair_slots, rank_pair_slots_into
 from cubescan.solver.four.phases import EDGE_MOVES
-from cubescan.solver.four.search import MAX_DEPTH, Phase, _parity
+from cubescan.solver.four.search import MAX_DEPTH, Phase
 from cubescan.solver.moves import Move, cancel_moves, parse_moves
 
 STEP_EDGES = 3
@@ -115,7 +116,7 @@ def has_pll_parity(pieces: np.ndarray) -> bool:
     first = edge_slots()[:, 0]
     edge_perm = edges[np.asarray(pieces, dtype=np.int64)[WING_START + first]]
     corners = np.asarray(pieces[CORNER_START : CORNER_START + N_CORNERS], dtype=np.int64)
-    return bool(_parity(edge_perm) != _parity(corners))
+    return permutation_parity(edge_perm.tolist()) != permutation_parity(corners.tolist())
 
 
 def _wing_locations(pieces: np.ndarray) -> np.ndarray:
@@ -147,7 +148,11 @@ def pair_distance(pieces: np.ndarray, edges: tuple[int, ...], tables: dict) -> i
     >>> pair_distance(solved_pieces(), (0, 5, 9), load_tables())  # doctest: +SKIP
     0
     """
-    where = _wing_locations(pieces)
+    return _distance_from(_wing_locations(pieces), edges, tables)
+
+
+def _distance_from(where: np.ndarray, edges: tuple[int, ...], tables: dict) -> int:
+    """:func:`pair_distance` given each wing's slot."""
     wings = edge_slots()[list(edges)]
     first = where[wings[:, 0]]
     second = where[wings[:, 1]]
@@ -252,7 +257,8 @@ def _nearest_groups(
     pieces: np.ndarray, unpaired: list[int], size: int, tables: dict
 ) -> list[tuple[int, ...]]:
     """The :data:`CANDIDATES` groups of ``size`` unpaired edges nearest to paired."""
-    groups = sorted(combinations(unpaired, size), key=lambda g: pair_distance(pieces, g, tables))
+    where = _wing_locations(pieces)
+    groups = sorted(combinations(unpaired, size), key=lambda g: _distance_from(where, g, tables))
     return groups[:CANDIDATES]
 
 

@@ -24,6 +24,7 @@ from functools import cache
 
 import numpy as np
 
+from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.model import WING_START, face_rotations, pieces_of
 from cubescan.solver.four.pairing import pair_edges
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, EDGE_MOVES, patterns
@@ -93,11 +94,6 @@ def _best_view(facelets: str, phase: Phase, keep: Phase | None) -> np.ndarray:
     return best[1]
 
 
-def _odd_wings(pieces: np.ndarray) -> bool:
-    wings = np.asarray(pieces[WING_START : WING_START + 24], dtype=np.int64)
-    return bool(sum(int((wings[:i] > wings[i]).sum()) for i in range(24)) % 2)
-
-
 def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     """Solve the centres and pair the edges of a solvable 4x4, parity included.
 
@@ -122,7 +118,11 @@ def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     centers: list[Move] = []
     for name, keep in (("centers-rl", None), ("centers", phases["centers-rl"])):
         pieces = _best_view(facelets, phases[name], keep)
-        if name == "centers" and heuristic(phases[name], pieces) == 0 and _odd_wings(pieces):
+        if (
+            name == "centers"
+            and heuristic(phases[name], pieces) == 0
+            and permutation_parity(pieces[WING_START : WING_START + 24].tolist())
+        ):
             # Centres solved but one edge flipped (OLL parity): the table sees nothing
             # to do, and a blind search for even wings is slow. One inner slice turn
             # (it keeps R/L centres on R/L) gives the centre search work that fixes it.
