@@ -118,7 +118,8 @@ def test_cubes_under_the_washed_out_lamp_are_read_exactly(size):
     exact = 0
     for _ in range(5):
         truth = random_cube(size, rng)
-        report = cube_report(shuffled_faces(render_cube(truth, "lamp", rng), size, rng))
+        faces = shuffled_faces(render_cube(truth, "lamp", rng), size, rng)
+        report = cube_report(faces, solve=False)
         exact += report.valid and same_cube(report.facelets, truth)
     assert exact >= 4
 

@@ -72,7 +72,7 @@ def test_even_cubes_in_any_orientation_mode_are_the_right_cube(
     # Even cubes have no centres: they come back held with the yellow-blue-orange
     # corner at DBL (standard colours) or named by their DLB corner, not as the tracker
     # held them. The same cube either way.
-    report, _ = check_images([folder_of(realdata, tracker_cubes[size])])
+    report, _ = check_images([folder_of(realdata, tracker_cubes[size])], solve=False)
     assert report.valid and not report.ambiguous
     assert same_cube(report.facelets, tracker_cubes[size]["facelets"])
 
@@ -102,7 +102,7 @@ def test_shuffled_rotated_renamed_photos_at_full_and_640x360(
     folder = shuffled_copies(folder_of(realdata, cube), tmp_path / "shuffled", scale, size)
     if scale < 1:
         assert cv2.imread(str(folder / "photo0.png")).shape[:2] in ((360, 640), (640, 360))
-    report, _ = check_images([folder])
+    report, _ = check_images([folder], solve=False)
     assert report.valid and not report.ambiguous
     assert same_cube(report.facelets, cube["facelets"])
 
