@@ -385,6 +385,32 @@ def rotation_matrices() -> tuple[np.ndarray, ...]:
     return tuple(found.values())
 
 
+@cache
+def face_rotations() -> list[dict[str, str]]:
+    """The 24 rotations of the cube as maps face -> face it is turned to.
+
+    Returns
+    -------
+    list of dict
+        Identity first.
+
+    Examples
+    --------
+    >>> rotations = face_rotations()
+    >>> len(rotations), rotations[0]["U"]
+    (24, 'U')
+    """
+    out = []
+    for matrix in rotation_matrices():
+        out.append(
+            {
+                face: next(g for g in FACES if (matrix @ face_normal(face) == face_normal(g)).all())
+                for face in FACES
+            }
+        )
+    return out
+
+
 def _build_pieces(
     n: int, positions: np.ndarray, normals: np.ndarray
 ) -> tuple[tuple[Piece, ...], tuple[Orbit, ...]]:

@@ -44,6 +44,7 @@ from cubescan.solver.moves import (
     format_moves,
     invert_moves,
     outer_moves,
+    size_from_length,
     solved_facelets,
 )
 from cubescan.solver.pocket import solve_pocket
@@ -175,7 +176,10 @@ def _views(facelets: str) -> list[tuple[CubieCube, dict[str, str], bool]]:
 def solve_detailed(
     state: str | CubeState, max_length: int = 20, timeout: float | None = None
 ) -> SolveResult:
-    """Solve a 2x2 or 3x3 cube and say whether the length target was met.
+    """Solve a cube of any size from 2x2 to 7x7 and say whether the length target was met.
+
+    A 2x2 is solved optimally, a 3x3 by the two-phase search, and larger cubes by
+    reduction (centres, then edges, then the 3x3 they stand for; the ``stages``).
 
     Parameters
     ----------
@@ -184,7 +188,8 @@ def solve_detailed(
         parsed :class:`~cubescan.solver.facelets.CubeState`.
     max_length
         Stop at the first solution of at most this many moves (20 is always reachable
-        for a 3x3; smaller targets can take very long without a ``timeout``).
+        for a 3x3; smaller targets can take very long without a ``timeout``). On a 4x4
+        and up it applies to the 3x3 stage only.
     timeout
         Seconds; when the target is not met by then, the best solution so far is
         returned with ``timed_out=True``. None: no limit.
@@ -200,8 +205,7 @@ def solve_detailed(
         The cube cannot be solved; ``code`` is the first problem's, the message the
         validator's one-line diagnosis and ``report`` the whole report. No search runs.
     BadInputError
-        The state could not be read, or ``max_length`` / ``timeout`` is negative, or the
-        cube is larger than 3x3.
+        The state could not be read, or ``max_length`` / ``timeout`` is negative.
 
     Examples
     --------
@@ -215,13 +219,7 @@ def solve_detailed(
     if timeout is not None and timeout < 0:
         raise BadInputError("bad-option", f"timeout must be 0 or more seconds, got {timeout}")
     cube_state = _checked_state(state)
-    if cube_state.size > 4:
-        raise BadInputError(
-            "unsupported-size",
-            f"solving a {cube_state.size}x{cube_state.size} cube is not supported yet (2x2 to "
-            "4x4 are); its validation and diagnosis are: run `cubescan validate`",
-        )
-    if cube_state.size == 4:
+    if cube_state.size >= 4:
         return _solve_by_reduction(cube_state.facelets, max_length, timeout)
     if cube_state.size == 2:
         # Optimal from the full distance table; solved means one colour per face.
@@ -252,19 +250,30 @@ def solve_detailed(
 
 
 def _solve_by_reduction(facelets: str, max_length: int, timeout: float | None) -> SolveResult:
-    """A 4x4: centres and edges by :mod:`cubescan.solver.four`, then the 3x3 it stands for.
+    """A 4x4 to 7x7: centres and edges reduced, then the 3x3 the cube stands for.
 
-    The 3x3 stage searches to 20 moves; ``max_length`` and ``timeout`` apply to it only.
+    The 4x4 is reduced by the searches of :mod:`cubescan.solver.four`, larger cubes by
+    the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage searches to 20 moves;
+    ``max_length`` and ``timeout`` apply to it only.
     """
-    from cubescan.solver.four.solve import as_3x3, reduce_to_3x3  # numba code, 4x4 only
+    from cubescan.solver.big.reduce import as_3x3, reduce_big
 
-    reduced, stages = reduce_to_3x3(facelets)
+    size = size_from_length(len(facelets))
+    if size == 4:
+        from cubescan.solver.four.solve import reduce_to_3x3  # numba code, 4x4 only
+
+        reduced, stages = reduce_to_3x3(facelets)
+    else:
+        reduced, stages = reduce_big(facelets)
     tail = solve_detailed(as_3x3(reduced), 20, timeout)
     stages = [*stages, SolveStage("3x3", tail.moves)]
     moves = tuple(move for stage in stages for move in stage.moves)
-    # No fixed centres: solved is one colour per face, each face its centre's colour.
+    # No fixed centres on an even cube: solved is one colour per face, each face the
+    # colour of its stickers at row 1, column 1 (a centre on every size from 3 up).
     after = apply_moves(facelets, moves)
-    _prove(facelets, moves, "".join(after[face * 16 + 5] * 16 for face in range(len(FACES))))
+    per_face = size * size
+    solved = "".join(after[face * per_face + size + 1] * per_face for face in range(len(FACES)))
+    _prove(facelets, moves, solved)
     return SolveResult(moves, max_length, tail.timed_out, tail.nodes, stages=tuple(stages))
 
 
@@ -301,7 +310,7 @@ def _prove(facelets: str, moves: Sequence[Move], target: str) -> None:
 
 
 def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = None) -> list[Move]:
-    """Moves that solve a 2x2 or 3x3 cube (at most ``max_length`` unless time ran out).
+    """Moves that solve a cube of 2x2 to 7x7 (see :func:`solve_detailed` for the length).
 
     The moves are always applied to the state and checked before they are returned.
     Use :func:`solve_detailed` to learn whether a timeout cut the search short.

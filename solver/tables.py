@@ -230,7 +230,7 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     """
     out: dict[str, np.ndarray] = {}
     steps = _build_steps()
-    with _progress_reporter(progress, sum(stages for _, stages, _ in steps)) as advance:
+    with progress_reporter(progress, sum(stages for _, stages, _ in steps)) as advance:
         for name, _, step in steps:
             step(out, advance)
             advance(name)
@@ -242,8 +242,28 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
 
 
 @contextlib.contextmanager
-def _progress_reporter(enabled: bool, total: int) -> Iterator[Callable[[str], None]]:
-    """Yield ``advance(step_name)``; a bar appears only after :data:`_PROGRESS_DELAY`."""
+def progress_reporter(enabled: bool, total: int) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar for a table build, shown only once the build takes a moment.
+
+    Parameters
+    ----------
+    enabled
+        Whether a bar may appear at all (typically: stderr is a terminal).
+    total
+        How many steps the build has.
+
+    Yields
+    ------
+    callable
+        ``advance(step_name)``, to call after each step; the bar appears only after
+        :data:`_PROGRESS_DELAY` seconds.
+
+    Examples
+    --------
+    >>> with progress_reporter(False, 2) as advance:
+    ...     advance("first")
+    ...     advance("second")
+    """
     start = time.perf_counter()
     state: dict[str, object] = {"done": 0, "bar": None}
 

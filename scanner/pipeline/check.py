@@ -277,9 +277,8 @@ def with_solution(report: CubeReport) -> CubeReport:
     Returns
     -------
     CubeReport
-        ``solution`` set for a solvable cube of a size the solver takes; otherwise
-        ``solution_note`` says why not (not solvable as it is, or a size the solver does
-        not take yet).
+        ``solution`` set for a solvable cube; otherwise ``solution_note`` says why not
+        (not solvable as it is).
 
     Examples
     --------
@@ -297,16 +296,7 @@ def with_solution(report: CubeReport) -> CubeReport:
         return replace(report, solution=None, solution_note=note)
     from cubescan.solver.solve import solve  # the search tables load only when a solution is wanted
 
-    try:
-        moves = tuple(solve(CubeState(report.size, report.facelets)))
-    except BadInputError as error:
-        if error.code != "unsupported-size":
-            raise
-        note = (
-            f"solving a {report.size}x{report.size} is not supported yet; "
-            "the validation is complete"
-        )
-        return replace(report, solution=None, solution_note=note)
+    moves = tuple(solve(CubeState(report.size, report.facelets)))
     return replace(report, solution=moves, solution_note="")
 
 

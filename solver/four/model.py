@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from cubescan.solver.geometry import FACES, cube_geometry, rotation_matrices
+from cubescan.solver.geometry import FACES, cube_geometry, face_normal
 from cubescan.solver.moves import Move, move_permutation
 
 SIZE = 4
@@ -42,14 +42,8 @@ def _pieces(kind: str) -> list:
     return [p for p in cube_geometry(SIZE).pieces if p.kind == kind]
 
 
-def _face_vector(face: str) -> np.ndarray:
-    from cubescan.solver.geometry import face_normal
-
-    return face_normal(face)
-
-
 def _handedness(faces: str, position: tuple[int, int, int]) -> int:
-    a, b = (_face_vector(f) for f in faces)
+    a, b = (face_normal(f) for f in faces)
     return int(np.sign(np.linalg.det(np.array([a, b, np.array(position)]))))
 
 
@@ -148,33 +142,6 @@ def slot_permutation(move: Move) -> np.ndarray:
     perm = np.array([slot_of_facelet[int(sticker[p.facelets[0]])] for p in slots])
     perm.setflags(write=False)
     return perm
-
-
-def face_rotations() -> list[dict[str, str]]:
-    """The 24 rotations of the cube as maps face -> face it is turned to.
-
-    Returns
-    -------
-    list of dict
-        Identity first.
-
-    Examples
-    --------
-    >>> rotations = face_rotations()
-    >>> len(rotations), rotations[0]["U"]
-    (24, 'U')
-    """
-    out = []
-    for matrix in rotation_matrices():
-        out.append(
-            {
-                face: next(
-                    g for g in FACES if (matrix @ _face_vector(face) == _face_vector(g)).all()
-                )
-                for face in FACES
-            }
-        )
-    return out
 
 
 @cache

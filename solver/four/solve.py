@@ -25,12 +25,12 @@ from functools import cache
 import numpy as np
 
 from cubescan.solver.cubie import permutation_parity
-from cubescan.solver.four.model import WING_START, face_rotations, pieces_of
+from cubescan.solver.four.model import WING_START, pieces_of
 from cubescan.solver.four.pairing import pair_edges
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, EDGE_MOVES, patterns
 from cubescan.solver.four.search import GOAL_EVEN_WINGS, GOAL_NONE, Phase, heuristic, search
 from cubescan.solver.four.tables import load_tables
-from cubescan.solver.geometry import FACES
+from cubescan.solver.geometry import FACES, face_rotations
 from cubescan.solver.moves import Move, apply_moves
 from cubescan.solver.stages import SolveStage
 

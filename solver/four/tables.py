@@ -28,7 +28,7 @@ from cubescan.solver.four.model import edge_slots, slot_permutation, solved_piec
 from cubescan.solver.four.pairing import STEP_EDGES, slot_moves
 from cubescan.solver.four.pairs import pair_table
 from cubescan.solver.four.phases import moves_of, patterns
-from cubescan.solver.tables import _progress_reporter
+from cubescan.solver.tables import progress_reporter
 
 TABLE_NAME = "four-tables"
 TABLE_VERSION = 2
@@ -149,7 +149,7 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     pair_names = [f"pairs-{k}" for k in range(1, STEP_EDGES + 1)]
     out: dict[str, np.ndarray] = {}
     # About a dozen levels per table; the bar counts levels.
-    with _progress_reporter(progress, 14 * (len(names) + len(pair_names))) as advance:
+    with progress_reporter(progress, 14 * (len(names) + len(pair_names))) as advance:
         for name in names:
             out[name] = distance_table(name, lambda level, n=name: advance(f"{n}: depth {level}"))
             advance(name)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubescan.errors import BadInputError, CubescanError, UnsolvableCubeError
+from cubescan.errors import BadInputError, UnsolvableCubeError
 from cubescan.solver import solve as solve_module
 from cubescan.solver.cubie import random_state
 from cubescan.solver.moves import apply_moves, format_moves, outer_moves, solved_facelets
@@ -138,12 +138,10 @@ def test_unsolvable_cube_gets_the_diagnosis_and_no_search(monkeypatch):
     assert "twist" in error.message
 
 
-def test_unreadable_and_unsupported_input():
+def test_unreadable_input_and_bad_options():
     with pytest.raises(BadInputError) as caught:
         solve("UUUU")
     assert caught.value.code == "bad-format"
-    with pytest.raises(CubescanError):
-        solve(solved_facelets(5))
     with pytest.raises(BadInputError):
         solve(solved_facelets(3), max_length=-1)
     with pytest.raises(BadInputError):

@@ -1,0 +1,341 @@
+"""Reduce a 5x5x5, 6x6x6 or 7x7x7 to the 3x3 it stands for, by three-cycles.
+
+The reduction has three steps, all read off the geometric model, so one code serves
+every size:
+
+1. *Targets.* The cube is relabelled by the whole-cube rotation that leaves the most
+   centres in place (on an odd cube, the one that puts the fixed centres home). Each
+   centre sticker's target is its face's colour. Each wing's target is the colours of
+   the composite edge it belongs to: on an odd cube, the middle edge's colours; on an
+   even cube, an assignment of the twelve edges to the twelve edge positions (fewest
+   wings to move) whose permutation parity equals the corners' and whose flips sum to
+   an even number, so the 3x3 left over is solvable (PLL parity, decided, not repaired).
+2. *Parity.* A three-cycle is an even permutation. A wing orbit whose wings must make
+   an odd permutation to reach their targets (OLL parity) gets one quarter turn of one
+   of its inner slices first; that slice moves centres too, which step 3 solves.
+3. *Three-cycles.* Each centre orbit, then each wing orbit, is solved greedily: the
+   known three-cycle (:mod:`cubescan.solver.big.cycles`) that puts the most pieces in
+   place, the shortest among equals, until every piece is.
+
+Examples
+--------
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
+>>> reduced, stages = reduce_big(apply_moves(solved_facelets(5), "2R U 3F"))  # doctest: +SKIP
+>>> [stage.name for stage in stages]  # doctest: +SKIP
+['centers', 'edges']
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from cubescan.solver.big.cycles import CycleBook, cycle_books
+from cubescan.solver.cubie import EDGES, corner_slots, facelets_to_cubie, permutation_parity
+from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_normal, face_rotations
+from cubescan.solver.moves import Move, apply_moves, move_permutation, size_from_length
+from cubescan.solver.stages import SolveStage
+
+NO_TARGET = ""
+"""Target of a sticker the three-cycles never move (corners, middle edges)."""
+
+
+def as_3x3(facelets: str) -> str:
+    """The 3x3 a reduced N x N stands for: corners, one wing per edge, one centre per face.
+
+    Parameters
+    ----------
+    facelets
+        6*N*N facelets of a cube whose centres are solved and edges paired.
+
+    Returns
+    -------
+    str
+        54 facelets in the same alphabet: rows and columns 0, N // 2 and N - 1 of
+        every face.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> as_3x3(solved_facelets(6)) == solved_facelets(3)
+    True
+    """
+    size = size_from_length(len(facelets))
+    lines = (0, size // 2, size - 1)
+    return "".join(
+        facelets[face * size * size + row * size + col]
+        for face in range(len(FACES))
+        for row in lines
+        for col in lines
+    )
+
+
+def _orbits(size: int, kind: str) -> list[Orbit]:
+    """The orbits of 24 pieces of one kind (a fixed centre never moves)."""
+    return [o for o in cube_geometry(size).orbits if o.kind == kind and len(o.pieces) == 24]
+
+
+def _relabelled(facelets: str, size: int) -> str:
+    """``facelets`` relabelled by the rotation leaving the most centre stickers in place.
+
+    On an odd cube only the rotation that puts the fixed centres home is allowed.
+    """
+    per_face = size * size
+    centers = [i for o in _orbits(size, "center") for p in o.pieces for i in _stickers(size, p)]
+    home = np.array([FACES[i // per_face] for i in centers])
+    views = [facelets.translate(str.maketrans(rotation)) for rotation in face_rotations()]
+    if size % 2:
+        middle = size // 2 * (size + 1)
+        views = [v for v in views if all(v[f * per_face + middle] == FACES[f] for f in range(6))]
+    return max(views, key=lambda text: int((np.array(list(text))[centers] == home).sum()))
+
+
+def _stickers(size: int, piece: int) -> tuple[int, ...]:
+    return cube_geometry(size).pieces[piece].facelets
+
+
+def _wings_by_edge(size: int) -> dict[frozenset[str], list[int]]:
+    """Every wing piece, by the two faces of the edge it lies on."""
+    out: dict[frozenset[str], list[int]] = {}
+    for orbit in _orbits(size, "wing"):
+        for p in orbit.pieces:
+            out.setdefault(frozenset(cube_geometry(size).pieces[p].faces), []).append(p)
+    return out
+
+
+def _odd_wing_targets(text: str, size: int, target: np.ndarray) -> None:
+    """On an odd cube each wing takes the colours of its edge's middle piece."""
+    geo = cube_geometry(size)
+    wings = _wings_by_edge(size)
+    for piece in geo.pieces:
+        if piece.kind != "edge":
+            continue
+        color_on = {face: text[i] for face, i in zip(piece.faces, piece.facelets, strict=True)}
+        for wing in wings[frozenset(piece.faces)]:
+            for face, i in zip(geo.pieces[wing].faces, geo.pieces[wing].facelets, strict=True):
+                target[i] = color_on[face]
+
+
+def _even_wing_targets(text: str, size: int, target: np.ndarray) -> None:
+    """On an even cube, edges go to the positions where most of their wings already are.
+
+    The assignment keeps the 3x3 left over solvable: its edge permutation has the
+    corners' parity and its edge flips an even sum (each edge is placed one way round,
+    ``0``: its first colour on the position's first face).
+    """
+    geo = cube_geometry(size)
+    wings = _wings_by_edge(size)
+    # cost[slot, edge, flip]: wings of that position not already showing that edge.
+    cost = np.zeros((12, 12, 2), dtype=int)
+    for slot, name in enumerate(EDGES):
+        for wing in wings[frozenset(name)]:
+            piece = geo.pieces[wing]
+            shown = {face: text[i] for face, i in zip(piece.faces, piece.facelets, strict=True)}
+            for edge, colors in enumerate(EDGES):
+                for flip in (0, 1):
+                    wanted = colors if flip == 0 else colors[::-1]
+                    cost[slot, edge, flip] += (shown[name[0]], shown[name[1]]) != tuple(wanted)
+    best_flip = cost.argmin(axis=2)
+    slots, edges = linear_sum_assignment(cost.min(axis=2))
+    assigned = edges[np.argsort(slots)]
+    flips = best_flip[np.arange(12), assigned]
+
+    def total(e: np.ndarray, f: np.ndarray) -> int:
+        return int(cost[np.arange(12), e, f].sum())
+
+    corners = facelets_to_cubie(_corners_only(text, size)).cp
+    if permutation_parity(assigned.tolist()) != permutation_parity(list(corners)):
+        # PLL parity: exchange the two edges that cost the fewest extra wings.
+        options = []
+        for i, j in combinations(range(12), 2):
+            e = assigned.copy()
+            e[[i, j]] = e[[j, i]]
+            f = best_flip[np.arange(12), e]
+            options.append((total(e, f), e, f))
+        _, assigned, flips = min(options, key=lambda option: option[0])
+    if flips.sum() % 2:
+        # The 3x3 cannot flip one edge alone: turn round the cheapest one.
+        extra = cost[np.arange(12), assigned, 1 - flips] - cost[np.arange(12), assigned, flips]
+        flips = flips.copy()
+        flips[int(extra.argmin())] ^= 1
+    for slot, name in enumerate(EDGES):
+        colors = EDGES[assigned[slot]]
+        wanted = colors if flips[slot] == 0 else colors[::-1]
+        for wing in wings[frozenset(name)]:
+            piece = geo.pieces[wing]
+            for face, i in zip(piece.faces, piece.facelets, strict=True):
+                target[i] = wanted[name.index(face)]
+
+
+def _corners_only(text: str, size: int) -> str:
+    """A 3x3 with the cube's corners, its face colours as centres and solved edges."""
+    out = list("".join(face * 9 for face in FACES))
+    for small, big in zip(corner_slots(3), corner_slots(size), strict=True):
+        for i, j in zip(small, big, strict=True):
+            out[i] = text[j]
+    return "".join(out)
+
+
+def wing_targets(text: str) -> np.ndarray:
+    """The colour each sticker of a relabelled cube must end with for the 3x3 stage.
+
+    Parameters
+    ----------
+    text
+        Facelets of a valid cube of size 5 to 7, relabelled so that each face's letter
+        is the colour its centres must have.
+
+    Returns
+    -------
+    numpy.ndarray
+        One letter per sticker: the face letter for centres, the edge's colour on that
+        face for wings, and :data:`NO_TARGET` for corners and middle edges.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import solved_facelets
+    >>> target = wing_targets(solved_facelets(5))
+    >>> int((target == NO_TARGET).sum())  # 8 corners, 12 middle edges, 6 fixed centres
+    54
+    >>> moving = target != NO_TARGET
+    >>> bool((target[moving] == np.array(list(solved_facelets(5)))[moving]).all())
+    True
+    """
+    size = size_from_length(len(text))
+    target = np.full(len(text), NO_TARGET, dtype="<U1")
+    for orbit in _orbits(size, "center"):
+        for p in orbit.pieces:
+            for i in _stickers(size, p):
+                target[i] = FACES[i // (size * size)]
+    if size % 2:
+        _odd_wing_targets(text, size, target)
+    else:
+        _even_wing_targets(text, size, target)
+    return target
+
+
+def _wing_permutation_is_odd(text: str, size: int, orbit: Orbit, target: np.ndarray) -> bool:
+    """Whether the wings of ``orbit`` make an odd permutation to reach their targets.
+
+    A wing cannot be turned round in its position: with its colours in a fixed order,
+    ``det(normal of the first colour's face, normal of the second's, position)`` is the
+    same wherever the turns take it, which tells the two wings of one edge apart.
+    """
+    geo = cube_geometry(size)
+
+    def key(colors: str, faces: str, position: tuple[int, int, int]) -> tuple:
+        a, b = (face_normal(face) for face in faces)
+        return (colors, int(np.sign(np.linalg.det(np.array([a, b, position])))))
+
+    home = {}
+    for index, p in enumerate(orbit.pieces):
+        piece = geo.pieces[p]
+        wanted = "".join(target[i] for i in piece.facelets)
+        home[key(wanted, piece.faces, piece.position)] = index
+        home[key(wanted[::-1], piece.faces[::-1], piece.position)] = index
+    goes_to = []
+    for p in orbit.pieces:
+        piece = geo.pieces[p]
+        goes_to.append(
+            home[key("".join(text[i] for i in piece.facelets), piece.faces, piece.position)]
+        )
+    return bool(permutation_parity(goes_to))
+
+
+def _parity_slice(size: int, orbit: Orbit) -> Move:
+    """A quarter turn of an inner slice holding wings of ``orbit``."""
+    stickers = {i for p in orbit.pieces for i in _stickers(size, p)}
+    for layer in range(2, size):
+        move = Move("R", layer, layer, 1)
+        moved = np.flatnonzero(move_permutation(move, size) != np.arange(6 * size * size))
+        if stickers & set(moved.tolist()):
+            return move
+    raise AssertionError(f"no slice moves {orbit.name}")
+
+
+def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, list[Move]]:
+    """Put every piece of one orbit in place, three at a time, greedily.
+
+    Parameters
+    ----------
+    text
+        Facelets of the cube.
+    book
+        The orbit's three-cycles (:func:`cubescan.solver.big.cycles.cycle_book`).
+    target
+        The colour each sticker must end with (:func:`wing_targets`); the orbit's
+        colours must be a rearrangement of its targets, reachable by an even permutation.
+
+    Returns
+    -------
+    tuple of (str, list of Move)
+        The facelets with the orbit solved, and the moves that did it.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> text = apply_moves(solved_facelets(5), "2R U 2R'")
+    >>> book = cycle_book(5, "centres U7")
+    >>> solved, moves = solve_orbit(text, book, wing_targets(solved_facelets(5)))
+    >>> solved == solved_facelets(5), len(moves) <= 24
+    (True, True)
+    """
+    state = np.array(list(text))
+    wanted = target[book.targets]
+    lengths = book.lengths
+    moves: list[Move] = []
+    while True:
+        placed = (state[book.targets] == wanted).all(axis=2)
+        if placed.all():
+            break
+        gain = (state[book.sources] == wanted).all(axis=2).sum(axis=1) - placed.sum(axis=1)
+        best = int(np.lexsort((lengths, -gain))[0])
+        if gain[best] <= 0:
+            raise AssertionError(f"no three-cycle helps {book.orbit}: not an even permutation")
+        after = state.copy()
+        after[book.targets[best]] = state[book.sources[best]]
+        state = after
+        moves += book.moves[best]
+    return "".join(state), moves
+
+
+def reduce_big(facelets: str) -> tuple[str, list[SolveStage]]:
+    """Solve the centres and pair the edges of a valid 5x5x5, 6x6x6 or 7x7x7.
+
+    Parameters
+    ----------
+    facelets
+        6*N*N facelets of a cube that passed validation.
+
+    Returns
+    -------
+    tuple of (str, list of SolveStage)
+        The reduced cube's facelets (same alphabet), and the stages ``"centers"`` (with
+        the parity slice turns first) and ``"edges"``.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> reduced, stages = reduce_big(apply_moves(solved_facelets(5), "2R U"))  # doctest: +SKIP
+    >>> as_3x3(reduced) == apply_moves(solved_facelets(3), "U")  # doctest: +SKIP
+    True
+    """
+    size = size_from_length(len(facelets))
+    text = _relabelled(facelets, size)
+    target = wing_targets(text)
+    centers: list[Move] = []
+    for orbit in _orbits(size, "wing"):
+        if _wing_permutation_is_odd(text, size, orbit, target):
+            centers.append(_parity_slice(size, orbit))
+            text = apply_moves(text, centers[-1:])
+    for orbit in _orbits(size, "center"):
+        text, moves = solve_orbit(text, cycle_books(size)[orbit.name], target)
+        centers += moves
+    edges: list[Move] = []
+    for orbit in _orbits(size, "wing"):
+        text, moves = solve_orbit(text, cycle_books(size)[orbit.name], target)
+        edges += moves
+    reduced = apply_moves(facelets, [*centers, *edges])
+    return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]
