@@ -53,6 +53,9 @@ from cubescan.solver.stages import SolveStage
 from cubescan.solver.tables import load_tables
 from cubescan.solver.validate import validate
 
+GODS_NUMBER = 20
+"""Every 3x3 state is solvable in at most this many face turns: the default target."""
+
 _VIEWS = ("", "z", "x")
 """Whole-cube rotations that put each of the three axes upright for phase 1."""
 
@@ -66,7 +69,8 @@ class SolveResult:
     moves
         Outer face turns (HTM) that solve the cube; already checked by applying them.
     max_length
-        The length that was asked for.
+        The length that was asked for; None: no target (a cube of 4x4 and up solved by
+        reduction with no length asked for).
     timed_out
         True when the time budget ended before a solution of at most ``max_length``
         moves was found: ``moves`` is the best found so far and may not be the shortest.
@@ -85,7 +89,7 @@ class SolveResult:
     """
 
     moves: tuple[Move, ...]
-    max_length: int
+    max_length: int | None
     timed_out: bool = False
     nodes: int = 0
     lower_bound: int = 0
@@ -99,8 +103,8 @@ class SolveResult:
 
     @property
     def target_met(self) -> bool:
-        """True when the solution is at most ``max_length`` moves long."""
-        return len(self.moves) <= self.max_length
+        """True when the solution is at most ``max_length`` moves long (or none was asked)."""
+        return self.max_length is None or len(self.moves) <= self.max_length
 
     @property
     def text(self) -> str:
@@ -174,7 +178,7 @@ def _views(facelets: str) -> list[tuple[CubieCube, dict[str, str], bool]]:
 
 
 def solve_detailed(
-    state: str | CubeState, max_length: int = 20, timeout: float | None = None
+    state: str | CubeState, max_length: int | None = None, timeout: float | None = None
 ) -> SolveResult:
     """Solve a cube of any size from 2x2 to 7x7 and say whether the length target was met.
 
@@ -187,9 +191,10 @@ def solve_detailed(
         A facelet string in any alphabet (see :func:`cubescan.solver.facelets.parse_state`) or a
         parsed :class:`~cubescan.solver.facelets.CubeState`.
     max_length
-        Stop at the first solution of at most this many moves (20 is always reachable
-        for a 3x3; smaller targets can take very long without a ``timeout``). On a 4x4
-        and up it applies to the 3x3 stage only.
+        Stop at the first solution of at most this many moves. None: 20 for a 2x2 or
+        3x3 (always reachable; smaller targets can take very long without a
+        ``timeout``), and no target from 4x4 up. From 4x4 up the reduction does not aim
+        at a length: a target given there is only checked (``target_met``).
     timeout
         Seconds; when the target is not met by then, the best solution so far is
         returned with ``timed_out=True``. None: no limit.
@@ -214,13 +219,15 @@ def solve_detailed(
     >>> result.length, result.timed_out  # doctest: +SKIP
     (2, False)
     """
-    if max_length < 0:
+    if max_length is not None and max_length < 0:
         raise BadInputError("bad-option", f"max_length must be 0 or more, got {max_length}")
     if timeout is not None and timeout < 0:
         raise BadInputError("bad-option", f"timeout must be 0 or more seconds, got {timeout}")
     cube_state = _checked_state(state)
     if cube_state.size >= 4:
         return _solve_by_reduction(cube_state.facelets, max_length, timeout)
+    if max_length is None:
+        max_length = GODS_NUMBER
     if cube_state.size == 2:
         # Optimal from the full distance table; solved means one colour per face.
         moves = tuple(solve_pocket(cube_state))
@@ -249,12 +256,14 @@ def solve_detailed(
     )
 
 
-def _solve_by_reduction(facelets: str, max_length: int, timeout: float | None) -> SolveResult:
+def _solve_by_reduction(
+    facelets: str, max_length: int | None, timeout: float | None
+) -> SolveResult:
     """A 4x4 to 7x7: centres and edges reduced, then the 3x3 the cube stands for.
 
     The 4x4 is reduced by the searches of :mod:`cubescan.solver.four`, larger cubes by
-    the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage searches to 20 moves;
-    ``max_length`` and ``timeout`` apply to it only.
+    the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage searches to 20 moves
+    within ``timeout``; ``max_length`` is checked against the whole solution.
     """
     from cubescan.solver.big.reduce import as_3x3, reduce_big
 
@@ -265,7 +274,7 @@ def _solve_by_reduction(facelets: str, max_length: int, timeout: float | None) -
         reduced, stages = reduce_to_3x3(facelets)
     else:
         reduced, stages = reduce_big(facelets)
-    tail = solve_detailed(as_3x3(reduced), 20, timeout)
+    tail = solve_detailed(as_3x3(reduced), GODS_NUMBER, timeout)
     stages = [*stages, SolveStage("3x3", tail.moves)]
     moves = tuple(move for stage in stages for move in stage.moves)
     # No fixed centres on an even cube: solved is one colour per face, each face the
@@ -309,7 +318,9 @@ def _prove(facelets: str, moves: Sequence[Move], target: str) -> None:
         )
 
 
-def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = None) -> list[Move]:
+def solve(
+    state: str | CubeState, max_length: int | None = None, timeout: float | None = None
+) -> list[Move]:
     """Moves that solve a cube of 2x2 to 7x7 (see :func:`solve_detailed` for the length).
 
     The moves are always applied to the state and checked before they are returned.
@@ -320,7 +331,7 @@ def solve(state: str | CubeState, max_length: int = 20, timeout: float | None = 
     state
         A facelet string in any alphabet, or a :class:`~cubescan.solver.facelets.CubeState`.
     max_length
-        Length target (default 20, which every 3x3 state meets).
+        Length target; None: 20 for a 3x3 (every state meets it), none from 4x4 up.
     timeout
         Seconds after which the best solution so far is returned; None: no limit.
 

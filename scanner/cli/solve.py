@@ -124,9 +124,14 @@ def print_solution(console: Console, state: CubeState, result: SolveResult, step
         return
     console.print(f"[bold]{result.text}[/]  ({result.length} moves)")
     if result.timed_out:
+        wanted = (
+            "the search was done"
+            if result.max_length is None
+            else (f"a solution of at most {result.max_length} moves was found")
+        )
         console.print(
-            f"[yellow]Time ran out before a solution of at most {result.max_length} moves "
-            "was found: this is the best so far and may not be the shortest.[/]"
+            f"[yellow]Time ran out before {wanted}: this is the best so far and may not be "
+            "the shortest.[/]"
         )
     if steps:
         facelets = state.facelets
@@ -145,9 +150,9 @@ def print_solution(console: Console, state: CubeState, result: SolveResult, step
 @click.option(
     "--max-length",
     type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Stop at the first solution this short.",
+    default=None,
+    help="Stop at the first solution this short [default: 20 for a 3x3; none from 4x4 "
+    "up, where the reduction does not aim at a length and a target is only checked].",
 )
 @click.option(
     "--timeout",
@@ -157,10 +162,13 @@ def print_solution(console: Console, state: CubeState, result: SolveResult, step
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--steps", is_flag=True, help="Show the cube net after each move.")
-def solve(state: str, max_length: int, timeout: float | None, as_json: bool, steps: bool) -> None:
+def solve(
+    state: str, max_length: int | None, timeout: float | None, as_json: bool, steps: bool
+) -> None:
     """Solve STATE after validating it.
 
-    Solve STATE (a 3x3 or 2x2) in at most --max-length face turns.
+    Solve STATE, a 2x2 to 7x7: a 3x3 in at most --max-length face turns (20 by
+    default), a 2x2 optimally, larger cubes by reduction (--steps shows the stages).
 
     STATE is a facelet string (URFDLB letters in the Kociemba order) or the same
     stickers in any six colour letters, mapped through the centres. The cube is

@@ -9,11 +9,12 @@ stays put: a pure three-cycle. Two kinds are searched, for every size alike:
   (the classic ``r U l' U' r' U l U'``);
 - wings: ``Y`` one to three outer turns (a wing leaves ``X``'s slice and comes back).
 
-Every such commutator that is pure is then conjugated by up to two outer turns, which
-moves the same three-cycle onto other pieces of the orbit, and the shortest sequence
-for each three-cycle is kept. Everything is derived from the sticker permutations of
-the geometric model (:func:`cubescan.solver.moves.move_permutation`): no size has a
-table of its own.
+Every such commutator that is pure is then conjugated by a short setup (one layer turn,
+or one and an outer turn), which moves the same three-cycle onto other pieces of the
+orbit, and the shortest sequence for each three-cycle is kept. The few three-cycles no
+conjugate reaches are written as products of two that are known. Everything is derived
+from the sticker permutations of the geometric model
+(:func:`cubescan.solver.moves.move_permutation`): no size has a table of its own.
 
 Examples
 --------
@@ -39,7 +40,7 @@ from cubescan.solver.tables import progress_reporter
 MAX_Y_OUTER = 3
 """Longest run of outer turns tried as the ``Y`` of a wing commutator."""
 
-BOOK_VERSION = 1
+BOOK_VERSION = 2
 """Version of the cached cycle books; bump it when their layout or content changes."""
 
 
@@ -83,11 +84,16 @@ def _perm(moves: tuple[Move, ...], size: int) -> np.ndarray:
 
 
 def _inner_slices(size: int) -> list[Move]:
-    """Single inner layer quarter turns, counted from U, R and F (the others repeat them)."""
+    """Every single inner layer quarter turn, each slice named from its nearer face.
+
+    An odd cube's middle slice is named from U, R and F only (``3D`` is ``3U'``).
+    """
+    middle = (size + 1) // 2 if size % 2 else None
     return [
         Move(face, layer, layer, turns)
-        for face in "URF"
-        for layer in range(2, size)
+        for face in FACES
+        for layer in range(2, size // 2 + 1 + (size % 2))
+        if layer != middle or face in "URF"
         for turns in (1, 3)
     ]
 
@@ -104,16 +110,20 @@ def _outer_runs(max_length: int) -> list[tuple[Move, ...]]:
 
 
 def _setups(size: int) -> list[tuple[Move, ...]]:
-    """Conjugating sequences: none, one single-layer turn, or two (outer or inner)."""
+    """Conjugating sequences: none, one single-layer turn, or one then an outer turn.
+
+    Layers up to the middle suffice: a layer counted from the far face is the same turn.
+    """
     single = [
         Move(face, layer, layer, turns)
         for face in FACES
         for layer in range(1, size // 2 + 1)
         for turns in (1, 2, 3)
     ]
+    outer = [move for move in single if move.first == 1]
     out: list[tuple[Move, ...]] = [()]
     out += [(m,) for m in single]
-    out += [(a, b) for a in single for b in single if a.face != b.face]
+    out += [(a, b) for a in single for b in outer if a.face != b.face]
     return out
 
 
@@ -215,31 +225,23 @@ def _canonical(goes_to: dict) -> tuple[int, int, int]:
 def _fill_with_products(book: dict[tuple[int, int, int], tuple[Move, ...]], n: int) -> None:
     """Add each three-cycle the commutators missed as a product of two known ones.
 
-    ``(a b c)`` is ``(a b d)`` followed by ``(a d c)``... for some fourth piece ``d``:
-    every three-cycle on four pieces is tried, the shortest product kept.
+    ``a -> b -> c`` is ``a -> b -> d`` followed by ``a -> d -> c``, for any fourth piece
+    ``d``: the shortest such product is kept.
     """
+
+    def known(x: int, y: int, z: int) -> tuple[Move, ...] | None:
+        return book.get(_canonical({x: y, y: z, z: x}))
+
     for a, b, c in permutations(range(n), 3):
         if a > b or a > c or (a, b, c) in book:
             continue
-        target = {a: b, b: c, c: a}
-        best: tuple[Move, ...] | None = None
-        for d in range(n):
-            if d in target:
-                continue
-            cycles = [k for k in permutations((a, b, c, d), 3) if k[0] == min(k)]
-            for first, second in product(cycles, repeat=2):
-                if first not in book or second not in book:
-                    continue
-                step1 = {first[0]: first[1], first[1]: first[2], first[2]: first[0]}
-                step2 = {second[0]: second[1], second[1]: second[2], second[2]: second[0]}
-                both = {x: step2.get(step1.get(x, x), step1.get(x, x)) for x in (a, b, c, d)}
-                if {x: y for x, y in both.items() if x != y} != target:
-                    continue
-                seq = book[first] + book[second]
-                if best is None or len(seq) < len(best):
-                    best = seq
-        if best is not None:
-            book[(a, b, c)] = best
+        products = []
+        for d in set(range(n)) - {a, b, c}:
+            first, second = known(a, b, d), known(a, d, c)
+            if first is not None and second is not None:
+                products.append(first + second)
+        if products:
+            book[(a, b, c)] = min(products, key=len)
 
 
 def _as_book(
