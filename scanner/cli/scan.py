@@ -148,10 +148,21 @@ def _text(panel: np.ndarray, text: str, y: int, color=_TEXT, scale: float = 0.5)
     return y
 
 
+_MOVES_SHOWN = 48
+"""How many moves of the solution the panel shows at once."""
+_MOVES_BEHIND = 6
+"""How many of those are moves already made."""
+
+
 def _solution_lines(panel: np.ndarray, moves: list[str], step: int, y: int) -> int:
-    """The moves in rows, done ones dimmed, the next one boxed."""
+    """The moves in rows, done ones dimmed, the next one boxed.
+
+    A big cube's solution runs to hundreds of moves: only a window of them is shown,
+    a few done ones and then those to come.
+    """
     x = 10
-    for index, move in enumerate(moves):
+    first = max(0, step - _MOVES_BEHIND)
+    for index, move in enumerate(moves[first : first + _MOVES_SHOWN], start=first):
         (width, height), _ = cv2.getTextSize(move, _FONT, 0.55, 1)
         if x + width > panel.shape[1] - 10:
             x, y = 10, y + 24

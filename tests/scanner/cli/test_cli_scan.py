@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from cubescan.scanner.cli import main
 from cubescan.scanner.cli.scan import WindowState, calibrate_from_session, compose_view
 from cubescan.scanner.pipeline.session import ScanSession, SessionEvent
 from cubescan.solver.cubie import random_state
+from cubescan.solver.moves import parse_moves
 
 
 def tracker_frames(realdata, cube: dict) -> list[np.ndarray]:
@@ -132,6 +134,22 @@ def test_the_finished_view_shows_the_verdict_and_steps_through_the_solution(tabl
     # Moving to the next move moves the highlight: only the solution area changes.
     changed = np.nonzero((panel_first != panel_second).any(axis=(1, 2)))[0]
     assert changed.size and changed.min() > 250
+
+
+def test_a_big_cubes_long_solution_keeps_the_next_move_in_view(table_cache):
+    # A 7x7's solution runs to hundreds of moves: deep into it, stepping on still moves
+    # the highlight inside the panel's solution area.
+    session = finished_session(6)
+    session.report = replace(session.report, solution=tuple(parse_moves("R 2U' 3Fw2") * 200))
+    frame = np.full((480, 640, 3), 80, np.uint8)
+    state = WindowState("all six faces read: solvable")
+    panels = []
+    for step in (450, 451):
+        state.step = step
+        panels.append(compose_view(frame, session, None, state)[:, 640:])
+    changed = np.nonzero((panels[0] != panels[1]).any(axis=(1, 2)))[0]
+    # Below the line saying which move is next: the highlighted move itself.
+    assert changed.size and changed.max() > changed.min() + 30
 
 
 def test_window_state_keeps_a_conflict_visible_with_the_next_step():
