@@ -40,7 +40,7 @@ from cubescan.solver.tables import progress_reporter
 MAX_Y_OUTER = 3
 """Longest run of outer turns tried as the ``Y`` of a wing commutator."""
 
-BOOK_VERSION = 2
+BOOK_VERSION = 3
 """Version of the cached cycle books; bump it when their layout or content changes."""
 
 
@@ -197,23 +197,32 @@ def cycle_book(size: int, orbit: str) -> CycleBook:
     # position q is the one the commutator moves, and S' brings it back: q -> S(q).
     targets = setup_perms[:, moved_targets].reshape(-1, moved_targets.shape[1])
     sources = setup_perms[:, moved_sources].reshape(-1, moved_targets.shape[1])
-    order = np.argsort(targets, axis=1)
-    targets = np.take_along_axis(targets, order, axis=1)
-    sources = np.take_along_axis(sources, order, axis=1)
     lengths = (
         np.array([len(s) for s in setups])[:, None] * 2 + [len(seq) for seq, _ in commutators]
     ).ravel()
-    keys = np.concatenate([targets, sources], axis=1)
+    keys = _cycle_keys(sticker_piece[sources], sticker_piece[targets], len(stickers))
     by_length = np.argsort(lengths, kind="stable")
-    _, first = np.unique(keys[by_length], axis=0, return_index=True)
-    chosen = by_length[first]
+    keys, first = np.unique(keys[by_length], return_index=True)
     book: dict[tuple[int, int, int], tuple[Move, ...]] = {}
-    for row in chosen.tolist():
+    for key, row in zip(keys.tolist(), by_length[first].tolist(), strict=True):
         setup, (seq, _) = setups[row // len(commutators)], commutators[row % len(commutators)]
-        goes_to = dict(zip(sticker_piece[sources[row]], sticker_piece[targets[row]], strict=False))
-        book[_canonical(goes_to)] = (*setup, *seq, *invert_moves(setup))
+        a, rest = divmod(key, len(stickers) ** 2)
+        book[(a, *divmod(rest, len(stickers)))] = (*setup, *seq, *invert_moves(setup))
     _fill_with_products(book, len(stickers))
     return _as_book(orbit, size, book, stickers, sticker_piece)
+
+
+def _cycle_keys(source_pieces: np.ndarray, target_pieces: np.ndarray, n: int) -> np.ndarray:
+    """Each row's three-cycle ``(a, b, c)`` (see :func:`_canonical`) as ``(a * n + b) * n + c``.
+
+    Row ``i`` carries the piece in ``source_pieces[i, j]`` to ``target_pieces[i, j]``
+    (a piece's stickers all go the same way).
+    """
+    rows = np.arange(len(source_pieces))
+    a = target_pieces.min(axis=1)
+    b = target_pieces[rows, np.argmax(source_pieces == a[:, None], axis=1)]
+    c = target_pieces[rows, np.argmax(source_pieces == b[:, None], axis=1)]
+    return (a.astype(np.int64) * n + b) * n + c
 
 
 def _canonical(goes_to: dict) -> tuple[int, int, int]:
