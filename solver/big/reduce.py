@@ -3,7 +3,7 @@
 The reduction has four steps, all read off the geometric model, so one code serves
 every size:
 
-0. *Gathering.* While one or two plain layer turns bring more centre pieces to their
+0. *Gathering.* While one to three plain layer turns bring more centre pieces to their
    faces than they take away, the best such turns are made (:func:`gather_centers`).
 
 1. *Targets.* The cube is relabelled by the whole-cube rotation that leaves the most
@@ -273,10 +273,12 @@ def _center_stickers(size: int) -> np.ndarray:
 
 @cache
 def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarray]:
-    """One and two single-layer turns, and what each does to the movable centres.
+    """Short turn sequences, and what each does to the movable centres.
 
-    Odd cubes' middle slices are left out: they would move the fixed centres. Each slice
-    is counted from its nearer face, so no turn is listed twice.
+    One or two single-layer turns, and the centre builder's insert: an inner slice out,
+    an outer turn, the slice back (or an outer turn around a slice). Odd cubes' middle
+    slices are left out: they would move the fixed centres. Each slice is counted from
+    its nearer face, so no turn is listed twice.
     """
     single = [
         Move(face, layer, layer, turns)
@@ -284,9 +286,12 @@ def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarra
         for layer in range(1, (size - 1) // 2 + 1 if size % 2 else size // 2 + 1)
         for turns in (1, 2, 3)
     ]
-    sequences = [(m,) for m in single] + [
-        (a, b) for a in single for b in single if (a.face, a.first) != (b.face, b.first)
-    ]
+    outer = [m for m in single if m.first == 1]
+    inner = [m for m in single if m.first > 1 and m.turns != 2]
+    sequences = [(m,) for m in single]
+    sequences += [(a, b) for a in single for b in single if (a.face, a.first) != (b.face, b.first)]
+    sequences += [(s, o, s.inverse) for s in inner for o in outer if o.face != s.face]
+    sequences += [(o, s, o.inverse) for s in inner for o in outer if o.face != s.face]
     centers = _center_stickers(size)
     perms = []
     for seq in sequences:
@@ -300,10 +305,10 @@ def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarra
 def gather_centers(text: str) -> tuple[str, list[Move]]:
     """Bring centre pieces to their faces with plain layer turns, while any turn helps.
 
-    A three-cycle places at most two pieces in about ten moves. On a scrambled cube one
-    or two layer turns often place more than they displace for far fewer, so those are
-    taken first, the most pieces placed per move each time, until no one or two turns
-    place more centre pieces than they take away.
+    A three-cycle places at most three pieces in about ten moves. On a scrambled cube one
+    to three layer turns (see :func:`_gathering_turns`) often place more than they
+    displace for far fewer, so those are taken first, the most pieces placed per move
+    each time, until none places more centre pieces than it takes away.
 
     Parameters
     ----------
