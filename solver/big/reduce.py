@@ -1,5 +1,8 @@
 """Reduce a 5x5x5, 6x6x6 or 7x7x7 to the 3x3 it stands for, by three-cycles.
 
+The 4x4's own reduction (:mod:`cubescan.solver.four.solve`) solves its centres by
+search and then pairs its edges with :func:`wing_targets` and :func:`solve_orbit`.
+
 The reduction has four steps, all read off the geometric model, so one code serves
 every size:
 
@@ -194,7 +197,7 @@ def wing_targets(text: str) -> np.ndarray:
     Parameters
     ----------
     text
-        Facelets of a valid cube of size 5 to 7, relabelled so that each face's letter
+        Facelets of a valid cube of size 4 to 7, relabelled so that each face's letter
         is the colour its centres must have.
 
     Returns

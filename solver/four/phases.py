@@ -6,19 +6,19 @@
    U, D, F, B and half turns Uw2, Dw2, Fw2, Bw2), ending with an even permutation of
    the 24 wings. Only inner-slice quarter turns change that parity, and only here are
    they allowed, so the OLL parity is settled in this phase.
-3. ``edges``: the twelve edges paired (:mod:`cubescan.solver.four.pairing`), keeping
-   the centres solved at the end of each step (outer turns and wide half turns, which
-   keep each colour's centres on its axis), with no PLL parity left.
+
+The edges are then paired by three-cycles (:mod:`cubescan.solver.four.solve`), which
+need no table.
 
 Every coordinate is a :class:`~cubescan.solver.four.coords.Pattern` read off the solved
 piece array; nothing is typed per sticker.
 
 Examples
 --------
->>> len(ALL_MOVES), len(CENTER_MOVES), len(EDGE_MOVES)
-(36, 28, 24)
+>>> len(ALL_MOVES), len(CENTER_MOVES)
+(36, 28)
 >>> sorted(patterns())[:3]
-['centers', 'centers-axes', 'centers-fb']
+['centers-axes', 'centers-fb', 'centers-rl']
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ ALL_MOVES = tuple(Move(f, 1, w, t) for f in FACES for w in (1, 2) for t in (1, 2
 
 CENTER_MOVES = tuple(m for m in ALL_MOVES if m.face in "RL" or m.last == 1 or m.turns == 2)
 """Phase 2: every turn that keeps the R/L centres on the R/L faces."""
-
-EDGE_MOVES = tuple(m for m in ALL_MOVES if m.last == 1 or m.turns == 2)
-"""Phase 3: outer turns and wide half turns (each colour's centres stay on its axis)."""
 
 
 def _face_values(faces: str) -> set[int]:
@@ -65,7 +62,7 @@ def patterns() -> dict[str, Pattern]:
     -------
     dict of str to Pattern
         ``centers-rl`` (phase 1); ``centers-axes``, ``centers-ud``, ``centers-fb``
-        (phase 2); ``centers`` (phase 3).
+        (phase 2).
 
     Examples
     --------
@@ -82,11 +79,6 @@ def patterns() -> dict[str, Pattern]:
         ),
         "centers-ud": Pattern.build(_face_labels({"U": 1, "D": 2}), [side], solved),
         "centers-fb": Pattern.build(_face_labels({"F": 1, "B": 2}), [side], solved),
-        "centers": Pattern.build(
-            _face_labels({"U": 1, "R": 1, "F": 1}),
-            [_center_slots("UD"), _center_slots("RL"), _center_slots("FB")],
-            solved,
-        ),
     }
     return out
 
@@ -108,8 +100,4 @@ def moves_of(name: str) -> tuple[Move, ...]:
     >>> len(moves_of("centers-ud"))
     28
     """
-    if name == "centers-rl":
-        return ALL_MOVES
-    if name in ("centers-axes", "centers-ud", "centers-fb"):
-        return CENTER_MOVES
-    return EDGE_MOVES
+    return ALL_MOVES if name == "centers-rl" else CENTER_MOVES

@@ -85,9 +85,9 @@ class Phase:
 
         Examples
         --------
-        >>> from cubescan.solver.four.phases import EDGE_MOVES
-        >>> Phase.build(EDGE_MOVES, [], GOAL_NONE).perms.shape
-        (24, 56)
+        >>> from cubescan.solver.four.phases import CENTER_MOVES
+        >>> Phase.build(CENTER_MOVES, [], GOAL_NONE).perms.shape
+        (28, 56)
         """
         perms = np.array([slot_permutation(m) for m in moves], dtype=np.int64)
         axis = np.array([FACES.index(m.face) % 3 for m in moves], dtype=np.int64)

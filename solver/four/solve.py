@@ -4,17 +4,21 @@ A 4x4 has no fixed centres, so the cube may end solved in any of its 24 orientat
 each phase first picks, among the rotations of the colour scheme that keep what the
 earlier phases did, the one its tables say is nearest (Gallet's point that whole-cube
 rotations are symmetries of a 4x4), then searches (:mod:`cubescan.solver.four.search`).
-The phases (:mod:`cubescan.solver.four.phases`) end with every centre solved, the
-edges paired, an even wing permutation (no OLL parity) and equal edge and corner
-permutation parities (no PLL parity), so the 3x3 left over is always solvable; it is
-solved by the two-phase solver of :mod:`cubescan.solver.solve`, whose outer turns are
-the 4x4's outer turns.
+The centre phases (:mod:`cubescan.solver.four.phases`) end with every centre solved
+and an even wing permutation (no OLL parity). The edges are then paired by the
+three-cycles of the big cubes (:mod:`cubescan.solver.big.reduce`), whose wing targets
+give the edge and corner permutations equal parities (no PLL parity), so the 3x3 left
+over is always solvable; it is solved by the two-phase solver of
+:mod:`cubescan.solver.solve`, whose outer turns are the 4x4's outer turns.
 
 Examples
 --------
->>> from cubescan.solver.moves import solved_facelets
->>> as_3x3(solved_facelets(4)) == solved_facelets(3)
-True
+>>> from cubescan.solver.big.reduce import as_3x3
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
+>>> from cubescan.solver.validate import validate
+>>> reduced, stages = reduce_to_3x3(apply_moves(solved_facelets(4), "2R U2 2R'"))
+>>> [s.name for s in stages], validate(as_3x3(reduced)).valid
+(['centers', 'edges'], True)
 """
 
 from __future__ import annotations
@@ -24,17 +28,29 @@ from functools import cache
 
 import numpy as np
 
+from cubescan.solver.big.cycles import cycle_books
+from cubescan.solver.big.reduce import solve_orbit, wing_targets
 from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.model import WING_START, pieces_of
-from cubescan.solver.four.pairing import pair_edges
-from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, EDGE_MOVES, patterns
+from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, patterns
 from cubescan.solver.four.search import GOAL_EVEN_WINGS, GOAL_NONE, Phase, heuristic, search
 from cubescan.solver.four.tables import load_tables
-from cubescan.solver.geometry import FACES, face_rotations
-from cubescan.solver.moves import Move, apply_moves
+from cubescan.solver.geometry import face_rotations
+from cubescan.solver.moves import Move, apply_moves, cancel_moves, parse_moves
 from cubescan.solver.stages import SolveStage
 
 SIZE = 4
+
+OLL_PARITY_FIX = "2R2 B2 U2 2L U2 2R' U2 2R U2 F2 2R F2 2L' B2 2R2"
+"""Turns the UF edge round (exchanges its two wings) and keeps every centre on its face."""
+
+CENTER_NODES = 1_000_000
+"""Nodes the centre search may spend looking for an even wing permutation.
+
+Past them, the centres are solved without that goal and, when the wings are left odd,
+:data:`OLL_PARITY_FIX` follows: 15 more moves, instead of a search that can run for
+a minute.
+"""
 
 
 @cache
@@ -61,15 +77,16 @@ def _with(names: Sequence[str]) -> list:
 @cache
 def _phases() -> dict[str, Phase]:
     """Every search the reduction runs, by name."""
-    out = {
+    side = _with(["centers-axes", "centers-ud", "centers-fb"])
+    return {
         "centers-rl": Phase.build(ALL_MOVES, _with(["centers-rl"]), GOAL_NONE),
-        "centers": Phase.build(
-            CENTER_MOVES, _with(["centers-axes", "centers-ud", "centers-fb"]), GOAL_EVEN_WINGS
-        ),
+        "centers": Phase.build(CENTER_MOVES, side, GOAL_EVEN_WINGS),
+        "centers-any-wings": Phase.build(CENTER_MOVES, side, GOAL_NONE),
     }
-    # Pairing keeps the centres: the centres table over the pairing moves.
-    out["centers-kept"] = Phase.build(EDGE_MOVES, _with(["centers"]), GOAL_NONE)
-    return out
+
+
+def _wings_odd(pieces: np.ndarray) -> bool:
+    return bool(permutation_parity(pieces[WING_START : WING_START + 24].tolist()))
 
 
 def _views(facelets: str) -> list[tuple[str, np.ndarray]]:
@@ -116,58 +133,35 @@ def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     """
     phases = _phases()
     centers: list[Move] = []
-    for name, keep in (("centers-rl", None), ("centers", phases["centers-rl"])):
-        pieces = _best_view(facelets, phases[name], keep)
-        if (
-            name == "centers"
-            and heuristic(phases[name], pieces) == 0
-            and permutation_parity(pieces[WING_START : WING_START + 24].tolist())
-        ):
-            # Centres solved but one edge flipped (OLL parity): the table sees nothing
-            # to do, and a blind search for even wings is slow. One inner slice turn
-            # (it keeps R/L centres on R/L) gives the centre search work that fixes it.
-            centers.append(Move("R", 2, 2, 1))
-            facelets = apply_moves(facelets, centers[-1:])
-            pieces = _best_view(facelets, phases[name], keep)
-        found = search(phases[name], pieces)
+    pieces = _best_view(facelets, phases["centers-rl"], None)
+    found = search(phases["centers-rl"], pieces)
+    assert found is not None
+    centers += found[0]
+    facelets = apply_moves(facelets, found[0])
+    pieces = _best_view(facelets, phases["centers"], phases["centers-rl"])
+    # Centres already solved but the wings odd (one edge turned round): the table sees
+    # nothing to do, so the search would look blindly; the fix below is shorter.
+    parity_only = heuristic(phases["centers"], pieces) == 0 and _wings_odd(pieces)
+    found = None if parity_only else search(phases["centers"], pieces, CENTER_NODES)
+    if found is None:
+        found = search(phases["centers-any-wings"], pieces)
         assert found is not None
-        centers += found[0]
-        facelets = apply_moves(facelets, found[0])
+    centers += found[0]
+    facelets = apply_moves(facelets, found[0])
     # From here on the orientation is fixed: the one whose centres are solved.
-    view = next(
+    text, pieces = next(
         (text, pieces)
         for text, pieces in _views(facelets)
         if heuristic(phases["centers"], pieces) == 0
     )
-    relabel = str.maketrans(dict(zip(view[0], facelets, strict=True)))
-    edges, _ = pair_edges(view[1], phases["centers-kept"], _tables())
-    reduced = apply_moves(view[0], edges).translate(relabel)
-    return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]
-
-
-def as_3x3(facelets: str) -> str:
-    """The 3x3 a reduced 4x4 stands for: its corners, one wing per edge, one centre per face.
-
-    Parameters
-    ----------
-    facelets
-        96 facelets of a 4x4 whose centres are solved and edges paired.
-
-    Returns
-    -------
-    str
-        54 facelets in the same alphabet.
-
-    Examples
-    --------
-    >>> from cubescan.solver.moves import solved_facelets
-    >>> as_3x3(solved_facelets(4)) == solved_facelets(3)
-    True
-    """
-    rows = (0, 1, 3)
-    out = []
-    for face in range(len(FACES)):
-        for row in rows:
-            for col in rows:
-                out.append(facelets[face * SIZE * SIZE + row * SIZE + col])
-    return "".join(out)
+    if _wings_odd(pieces):
+        centers += parse_moves(OLL_PARITY_FIX, SIZE)
+        facelets = apply_moves(facelets, parse_moves(OLL_PARITY_FIX, SIZE))
+        text = apply_moves(text, parse_moves(OLL_PARITY_FIX, SIZE))
+    _, edges = solve_orbit(text, cycle_books(SIZE)["wings U2"], wing_targets(text))
+    edges = cancel_moves(edges)
+    reduced = apply_moves(facelets, edges)
+    return reduced, [
+        SolveStage("centers", tuple(cancel_moves(centers))),
+        SolveStage("edges", tuple(edges)),
+    ]

@@ -10,7 +10,7 @@ a build shows a rich progress bar on a terminal, as the 3x3 tables do.
 Examples
 --------
 >>> table_path().name
-'four-tables-v2.npz'
+'four-tables-v3.npz'
 """
 
 from __future__ import annotations
@@ -24,14 +24,12 @@ import numpy as np
 
 from cubescan.solver.cache import cache_path, load_or_build
 from cubescan.solver.four.coords import Pattern, label_pattern, rank, unrank
-from cubescan.solver.four.model import edge_slots, slot_permutation, solved_pieces
-from cubescan.solver.four.pairing import STEP_EDGES, slot_moves
-from cubescan.solver.four.pairs import pair_table
+from cubescan.solver.four.model import slot_permutation, solved_pieces
 from cubescan.solver.four.phases import moves_of, patterns
 from cubescan.solver.tables import progress_reporter
 
 TABLE_NAME = "four-tables"
-TABLE_VERSION = 2
+TABLE_VERSION = 3
 """Bump when a table's layout or meaning changes; old cache files are then ignored."""
 
 UNSEEN = 255
@@ -111,8 +109,8 @@ def distance_table(name: str, on_level: Callable[[int], None] | None = None) -> 
 
     Examples
     --------
-    >>> int(distance_table("centers").max())  # doctest: +SKIP
-    9
+    >>> int(distance_table("centers-ud").max())  # doctest: +SKIP
+    8
     """
     pattern: Pattern = label_pattern(patterns()[name])
     perms = np.array([slot_permutation(m) for m in moves_of(name)], dtype=np.int64)
@@ -137,26 +135,19 @@ def build_tables(progress: bool = False) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to numpy.ndarray
-        One uint8 distance table per coordinate name, and ``pairs-1`` ..
-        ``pairs-3``: the moves to pair that many edges (:mod:`cubescan.solver.four.pairs`).
+        One uint8 distance table per coordinate name.
 
     Examples
     --------
     >>> sorted(build_tables())[0]  # doctest: +SKIP
-    'centers'
+    'centers-axes'
     """
     names = sorted(patterns())
-    pair_names = [f"pairs-{k}" for k in range(1, STEP_EDGES + 1)]
     out: dict[str, np.ndarray] = {}
     # About a dozen levels per table; the bar counts levels.
-    with progress_reporter(progress, 14 * (len(names) + len(pair_names))) as advance:
+    with progress_reporter(progress, 14 * len(names)) as advance:
         for name in names:
             out[name] = distance_table(name, lambda level, n=name: advance(f"{n}: depth {level}"))
-            advance(name)
-        for k, name in enumerate(pair_names, start=1):
-            out[name] = pair_table(
-                k, slot_moves(), edge_slots(), lambda level, n=name: advance(f"{n}: depth {level}")
-            )
             advance(name)
     return out
 
@@ -171,9 +162,9 @@ def table_names() -> frozenset[str]:
     Examples
     --------
     >>> sorted(table_names())[-1]
-    'pairs-3'
+    'centers-ud'
     """
-    return frozenset(patterns()) | {f"pairs-{k}" for k in range(1, STEP_EDGES + 1)}
+    return frozenset(patterns())
 
 
 def load_tables(progress: bool | None = None) -> dict[str, np.ndarray]:
