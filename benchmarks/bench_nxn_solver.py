@@ -9,7 +9,7 @@ turns included; seeded) to the solved cube, solves each with
 proof that the moves solve the cube: the full public call), and prints the mean and max
 length in the outer block turn metric (each WCA token counts one), the mean of each
 stage, and the median, p95 and max time. It also times the first build of each size's
-tables (the 4x4's pruning tables; the three-cycle books from 5x5 up) in a fresh process
+tables (the 4x4's centre tables; every size's three-cycle books) in a fresh process
 with an empty cache folder, and gives the table file's size.
 
 The peers are quoted, not run: the competition scrambler's 4x4 solver (Java) averages
@@ -42,7 +42,9 @@ TABLE_SCRIPT = (
     "from cubescan.solver.big.cycles import cycle_books\n"
     "size = int(sys.argv[1])\n"
     "start = time.perf_counter()\n"
-    "load_tables(progress=False) if size == 4 else cycle_books(size, progress=False)\n"
+    "if size == 4:\n"
+    "    load_tables(progress=False)\n"
+    "cycle_books(size, progress=False)\n"
     "print(time.perf_counter() - start)\n"
 )
 PEERS = {
@@ -65,8 +67,8 @@ def time_table_build(size: int) -> tuple[float, int]:
         )
         if done.returncode != 0:
             raise SystemExit(done.stderr)
-        pattern = "four-*.npz" if size == 4 else f"cycles-{size}x{size}-*.npz"
-        return float(done.stdout), sum(p.stat().st_size for p in Path(folder).glob(pattern))
+        files = [*Path(folder).glob("four-*.npz"), *Path(folder).glob("cycles-*.npz")]
+        return float(done.stdout), sum(p.stat().st_size for p in files)
 
 
 def run_size(size: int, count: int, seed: int) -> None:
