@@ -31,10 +31,16 @@ def prepare_detector() -> None:
 
 def prepare_solver() -> None:
     """Build the solver's tables and compile its searches, behind the detector's compile
-    (which the workers wait for)."""
+    (which the workers wait for); then the big cubes' tables, which the CLI's own warm-up
+    leaves to the first big cube, so that no worker idles waiting for their build."""
     from cubescan.scanner.cli.preparation import warm_up_solver_behind
+    from cubescan.solver.big.cycles import cycle_books
+    from cubescan.solver.four.tables import load_tables
 
     warm_up_solver_behind()
+    load_tables(progress=False)
+    for size in (4, 5, 6, 7):
+        cycle_books(size, progress=False)
 
 
 def main(part: str, done_folder: str) -> None:

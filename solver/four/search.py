@@ -7,8 +7,8 @@ Consecutive turns of one axis commute, so they are tried in one order only.
 
 Examples
 --------
->>> GOAL_NONE, GOAL_EVEN_WINGS, GOAL_NO_PARITY
-(0, 1, 2)
+>>> GOAL_NONE, GOAL_EVEN_WINGS
+(0, 1)
 """
 
 from __future__ import annotations
@@ -19,13 +19,7 @@ import numba
 import numpy as np
 
 from cubescan.solver.four.coords import Pattern, rank
-from cubescan.solver.four.model import (
-    CORNER_START,
-    N_CORNERS,
-    WING_START,
-    slot_permutation,
-    wing_edges,
-)
+from cubescan.solver.four.model import CORNER_START, WING_START, slot_permutation
 from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import Move
 
@@ -33,8 +27,6 @@ GOAL_NONE = 0
 """No condition besides the coordinates."""
 GOAL_EVEN_WINGS = 1
 """The 24 wings form an even permutation (no OLL parity once paired)."""
-GOAL_NO_PARITY = 2
-"""Edges paired with the edge permutation parity equal to the corner parity."""
 
 MAX_DEPTH = 30
 
@@ -54,7 +46,7 @@ class Phase:
     patterns
         The coordinates, each with its distance table.
     goal
-        One of ``GOAL_NONE``, ``GOAL_EVEN_WINGS``, ``GOAL_NO_PARITY``.
+        ``GOAL_NONE`` or ``GOAL_EVEN_WINGS``.
     """
 
     moves: tuple[Move, ...]
@@ -172,21 +164,15 @@ def _parity(values) -> int:  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _goal_met(state, goal, edge_of_wing, first_wing) -> bool:  # pragma: no cover - numba
-    if goal == 0:
+def _goal_met(state, goal) -> bool:  # pragma: no cover - numba
+    if goal == GOAL_NONE:
         return True
-    if goal == 1:
-        return _parity(state[WING_START:CORNER_START].astype(np.int64)) == 0
-    edges = np.empty(len(first_wing), dtype=np.int64)
-    for e in range(len(first_wing)):
-        edges[e] = edge_of_wing[state[WING_START + first_wing[e]]]
-    corners = state[CORNER_START : CORNER_START + N_CORNERS].astype(np.int64)
-    return _parity(edges) == _parity(corners)
+    return _parity(state[WING_START:CORNER_START].astype(np.int64)) == 0
 
 
 @numba.njit(cache=True)
 def ida_depth(
-    start, bound, perms, axis, order, goal, edge_of_wing, first_wing, node_limit, path,
+    start, bound, perms, axis, order, goal, node_limit, path,
     slots, slot_off, labels, label_off, ends, counts, radix, group_off, tables, table_off,
 ):  # fmt: skip  # pragma: no cover - numba
     """Depth-first search to exactly ``bound`` moves.
@@ -201,8 +187,6 @@ def ida_depth(
         The phase's move arrays (:class:`Phase`).
     goal
         Extra goal condition.
-    edge_of_wing, first_wing
-        Edge position of each wing slot; the first wing slot of each edge position.
     node_limit
         Give up after this many nodes.
     path
@@ -220,8 +204,7 @@ def ida_depth(
     >>> from cubescan.solver.four.model import solved_pieces
     >>> phase = Phase.build((), [], GOAL_NONE)
     >>> ida_depth(solved_pieces().copy(), 0, phase.perms.reshape(0, 56), phase.axis,
-    ...     phase.order, 0, np.zeros(24, np.int64), np.zeros(12, np.int64), 10,
-    ...     np.zeros(1, np.int64), *phase.packed())
+    ...     phase.order, 0, 10, np.zeros(1, np.int64), *phase.packed())
     (0, 0)
     """
     pack = (slots, slot_off, labels, label_off, ends, counts, radix, group_off, tables, table_off)
@@ -229,7 +212,7 @@ def ida_depth(
     if h0 > bound:
         return -1, 0
     if bound == 0:
-        if h0 == 0 and _goal_met(start, goal, edge_of_wing, first_wing):
+        if h0 == 0 and _goal_met(start, goal):
             return 0, 0
         return -1, 0
     n_moves = perms.shape[0]
@@ -255,7 +238,7 @@ def ida_depth(
             if d + 1 + h <= bound:
                 path[d] = m
                 if d + 1 == bound:
-                    if _goal_met(child, goal, edge_of_wing, first_wing):
+                    if _goal_met(child, goal):
                         return bound, nodes
                 else:
                     tried[d] = m
@@ -268,25 +251,6 @@ def ida_depth(
         if not descended:
             d -= 1
     return -1, nodes
-
-
-def edge_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """Edge position of each wing slot, and the first wing slot of each position.
-
-    Returns
-    -------
-    tuple of numpy.ndarray
-        Two int64 arrays, lengths 24 and 12.
-
-    Examples
-    --------
-    >>> edge_of_wing, first = edge_arrays()
-    >>> int(edge_of_wing[first[5]])
-    5
-    """
-    edges = np.asarray(wing_edges(), dtype=np.int64)
-    first = np.array([int(np.flatnonzero(edges == e)[0]) for e in range(12)], dtype=np.int64)
-    return edges, first
 
 
 def heuristic(phase: Phase, state: np.ndarray) -> int:
@@ -339,15 +303,14 @@ def search(
     """
     packed = phase.packed()
     start = np.asarray(state, dtype=np.int8).copy()
-    edge_of_wing, first_wing = edge_arrays()
     path = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
     perms = phase.perms.reshape(len(phase.moves), -1) if len(phase.moves) else phase.perms
     perms = perms if len(phase.moves) else np.zeros((0, len(start)), dtype=np.int64)
     total = 0
     for bound in range(MAX_DEPTH + 1):
         found, nodes = ida_depth(
-            start, bound, perms, phase.axis, phase.order, phase.goal, edge_of_wing,
-            first_wing, node_limit - total, path, *packed,
+            start, bound, perms, phase.axis, phase.order, phase.goal,
+            node_limit - total, path, *packed,
         )  # fmt: skip
         total += nodes
         if found == -2:

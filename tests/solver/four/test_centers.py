@@ -12,12 +12,12 @@ from cubescan.solver.four.coords import rank
 from cubescan.solver.four.model import pieces_of
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, patterns
 from cubescan.solver.four.search import GOAL_EVEN_WINGS, GOAL_NONE, Phase, heuristic, search
-from cubescan.solver.four.tables import distance_table, load_tables, table_names, table_path
+from cubescan.solver.four.tables import load_tables, table_names, table_path
 from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
 
 
 def test_centre_distance_is_a_lower_bound_on_scramble_length():
-    table = distance_table("centers-ud")
+    table = load_tables(progress=False)["centers-ud"]
     pattern = patterns()["centers-ud"]
     rng = random.Random(7)
     for length in range(8):
