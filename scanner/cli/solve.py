@@ -95,8 +95,13 @@ def steps_json(state: CubeState, result: SolveResult) -> list[dict]:
     return steps
 
 
+def _count(moves: int) -> str:
+    return f"{moves} move" if moves == 1 else f"{moves} moves"
+
+
 def print_solution(console: Console, state: CubeState, result: SolveResult, steps: bool) -> None:
-    """Human output: the moves, a note when time ran out, and optionally every step's net.
+    """Human output: the moves, a big cube's stages, a note when time ran out, and
+    optionally every step's net.
 
     Parameters
     ----------
@@ -118,11 +123,19 @@ def print_solution(console: Console, state: CubeState, result: SolveResult, step
     R U  (2 moves)
     >>> print_solution(console, state, SolveResult((), 20), steps=False)
     Already solved. (0 moves)
+    >>> from cubescan.solver.stages import SolveStage
+    >>> stages = (SolveStage("centers", (parse_moves("R")[0],)), SolveStage("3x3", ()))
+    >>> staged = SolveResult(tuple(parse_moves("R")), None, stages=stages)
+    >>> print_solution(console, state, staged, steps=False)
+    R  (1 move)
+      centers: 1 move, 3x3: 0 moves
     """
     if not result.moves:
         console.print("[bold green]Already solved.[/] (0 moves)")
         return
-    console.print(f"[bold]{result.text}[/]  ({result.length} moves)")
+    console.print(f"[bold]{result.text}[/]  ({_count(result.length)})")
+    if result.stages:
+        console.print("  " + ", ".join(f"{s.name}: {_count(s.length)}" for s in result.stages))
     if result.timed_out:
         wanted = (
             "the search was done"
@@ -168,7 +181,8 @@ def solve(
     """Solve STATE after validating it.
 
     Solve STATE, a 2x2 to 7x7: a 3x3 in at most --max-length face turns (20 by
-    default), a 2x2 optimally, larger cubes by reduction (--steps shows the stages).
+    default), a 2x2 optimally, larger cubes by reduction (the stages are listed with
+    their lengths).
 
     STATE is a facelet string (URFDLB letters in the Kociemba order) or the same
     stickers in any six colour letters, mapped through the centres. The cube is

@@ -127,3 +127,15 @@ def test_the_json_says_what_is_known_of_the_length():
     data = json.loads(run(state, "--json").stdout)
     assert data["length"] == data["lower_bound"] == 4 and data["optimal"] is True
     assert data["stages"] == []  # a 3x3 is solved in one stage
+
+
+def test_a_5x5_is_solved_and_its_stages_listed(table_cache):
+    state = apply_moves(solved_facelets(5), "2R U 3F' Rw2 D 2B L' 3U")
+    data = json.loads(run(state, "--json").stdout)
+    after = apply_moves(state, data["solution"])
+    assert all(len(set(after[25 * f : 25 * f + 25])) == 1 for f in range(6))
+    text = run(state)
+    assert text.exit_code == 0, text.output
+    # The moves wrap over several lines; the stages follow them.
+    stages = [f"{s['name']}: {len(s['solution'].split())} moves" for s in data["stages"]]
+    assert text.stdout.splitlines()[-1].strip() == ", ".join(stages)
