@@ -49,3 +49,21 @@ def test_the_parity_states_are_solved(facelets, table_cache):
     assert validate(reduced).valid and sum(s.length for s in stages) <= 40
     after = apply_moves(facelets, solve_detailed(facelets).moves)
     assert _is_solved(after)
+
+
+def test_centres_past_the_search_budget_are_finished_by_three_cycles(monkeypatch, table_cache):
+    # With no nodes to spend, both centre searches give up at once: the three-cycles
+    # and, for odd wings, the parity sequence must still leave a solvable reduction.
+    import cubescan.solver.four.solve as four
+
+    monkeypatch.setattr(four, "CENTER_NODES", 0)
+    rng = random.Random(5)
+    for _ in range(3):
+        facelets = apply_moves(solved_facelets(4), [rng.choice(layer_moves(4)) for _ in range(40)])
+        reduced, stages = reduce_to_3x3(facelets)
+        assert validate(reduced).valid
+        assert reduced == apply_moves(facelets, [m for s in stages for m in s.moves])
+        centres = [{reduced[16 * f + i] for i in (5, 6, 9, 10)} for f in range(6)]
+        assert all(len(face) == 1 for face in centres)
+        after = apply_moves(facelets, solve_detailed(facelets).moves)
+        assert _is_solved(after)
