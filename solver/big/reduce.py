@@ -96,7 +96,7 @@ def _relabelled(facelets: str, size: int) -> str:
     On an odd cube only the rotation that puts the fixed centres home is allowed.
     """
     per_face = size * size
-    centers = [i for o in _orbits(size, "center") for p in o.pieces for i in _stickers(size, p)]
+    centers = _center_stickers(size)
     home = np.array([FACES[i // per_face] for i in centers])
     views = [facelets.translate(str.maketrans(rotation)) for rotation in face_rotations()]
     if size % 2:
@@ -107,6 +107,13 @@ def _relabelled(facelets: str, size: int) -> str:
 
 def _stickers(size: int, piece: int) -> tuple[int, ...]:
     return cube_geometry(size).pieces[piece].facelets
+
+
+def _center_stickers(size: int) -> np.ndarray:
+    """Every sticker of the movable centres (a fixed centre never moves)."""
+    return np.array(
+        [i for o in _orbits(size, "center") for p in o.pieces for i in _stickers(size, p)]
+    )
 
 
 def _wings_by_edge(size: int) -> dict[frozenset[str], list[int]]:
@@ -218,10 +225,8 @@ def wing_targets(text: str) -> np.ndarray:
     """
     size = size_from_length(len(text))
     target = np.full(len(text), NO_TARGET, dtype="<U1")
-    for orbit in _orbits(size, "center"):
-        for p in orbit.pieces:
-            for i in _stickers(size, p):
-                target[i] = FACES[i // (size * size)]
+    centers = _center_stickers(size)
+    target[centers] = [FACES[i // (size * size)] for i in centers]
     if size % 2:
         _odd_wing_targets(text, size, target)
     else:
@@ -266,12 +271,6 @@ def _parity_slice(size: int, orbit: Orbit) -> Move:
         if stickers & set(moved.tolist()):
             return move
     raise AssertionError(f"no slice moves {orbit.name}")
-
-
-def _center_stickers(size: int) -> np.ndarray:
-    return np.array(
-        [i for o in _orbits(size, "center") for p in o.pieces for i in _stickers(size, p)]
-    )
 
 
 @cache
