@@ -41,6 +41,7 @@ from cubescan.solver.geometry import FACES
 from cubescan.solver.moves import (
     Move,
     apply_moves,
+    cancel_moves,
     format_moves,
     invert_moves,
     outer_moves,
@@ -275,7 +276,7 @@ def _solve_by_reduction(
     else:
         reduced, stages = reduce_big(facelets)
     tail = solve_detailed(as_3x3(reduced), GODS_NUMBER, timeout)
-    stages = [*stages, SolveStage("3x3", tail.moves)]
+    stages = _joined([*stages, SolveStage("3x3", tail.moves)])
     moves = tuple(move for stage in stages for move in stage.moves)
     # No fixed centres on an even cube: solved is one colour per face, each face the
     # colour of its stickers at row 1, column 1 (a centre on every size from 3 up).
@@ -284,6 +285,22 @@ def _solve_by_reduction(
     solved = "".join(after[face * per_face + size + 1] * per_face for face in range(len(FACES)))
     _prove(facelets, moves, solved)
     return SolveResult(moves, max_length, tail.timed_out, tail.nodes, stages=tuple(stages))
+
+
+def _joined(stages: Sequence[SolveStage]) -> list[SolveStage]:
+    """The stages with turns of the same layers where two meet merged into the first."""
+    out: list[SolveStage] = []
+    for stage in stages:
+        moves = list(stage.moves)
+        while out and out[-1].moves and moves:
+            last, first = out[-1].moves[-1], moves[0]
+            if (last.face, last.first, last.last) != (first.face, first.first, first.last):
+                break
+            merged = cancel_moves([last, first])
+            out[-1] = SolveStage(out[-1].name, out[-1].moves[:-1] + tuple(merged))
+            moves.pop(0)
+        out.append(SolveStage(stage.name, tuple(moves)))
+    return out
 
 
 def _axis_moves(views: list[tuple[CubieCube, dict[str, str], bool]]) -> np.ndarray:

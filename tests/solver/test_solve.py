@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import _thread
+import random
 import signal
 import threading
 
@@ -14,7 +15,13 @@ from hypothesis import strategies as st
 from cubescan.errors import BadInputError, UnsolvableCubeError
 from cubescan.solver import solve as solve_module
 from cubescan.solver.cubie import random_state
-from cubescan.solver.moves import apply_moves, format_moves, outer_moves, solved_facelets
+from cubescan.solver.moves import (
+    apply_moves,
+    format_moves,
+    layer_moves,
+    outer_moves,
+    solved_facelets,
+)
 from cubescan.solver.pocket import is_solved
 from cubescan.solver.solve import SolveResult, solve, solve_detailed, solve_to
 
@@ -178,3 +185,18 @@ def test_result_text_is_wca():
     state = apply_moves(solved_facelets(3), "F2")
     result = solve_detailed(state)
     assert result.text == "F2" == format_moves(result.moves)
+
+
+def test_turns_of_one_layer_where_stages_meet_are_merged(table_cache):
+    # About one big-cube solution in six has a stage ending with a turn of the layers the
+    # next one starts with (R then R2): those are merged, never printed side by side.
+    rng = random.Random(3)
+    for _ in range(12):
+        state = apply_moves(solved_facelets(5), [rng.choice(layer_moves(5)) for _ in range(30)])
+        result = solve_detailed(state)
+        for before, after in zip(result.stages, result.stages[1:], strict=False):
+            if before.moves and after.moves:
+                a, b = before.moves[-1], after.moves[0]
+                assert (a.face, a.first, a.last) != (b.face, b.first, b.last)
+        after = apply_moves(state, result.moves)
+        assert all(len(set(after[25 * f : 25 * f + 25])) == 1 for f in range(6))
