@@ -7,7 +7,8 @@ The reduction has four steps, all read off the geometric model, so one code serv
 every size:
 
 0. *Gathering.* While one to three plain layer turns bring more centre pieces to their
-   faces than they take away, the best such turns are made (:func:`gather_centers`).
+   faces and wings beside their partners than they take away, the best such turns are
+   made (:func:`gather`).
 
 1. *Targets.* The cube is relabelled by the whole-cube rotation that leaves the most
    centres in place (on an odd cube, the one that puts the fixed centres home). Each
@@ -275,7 +276,7 @@ def _parity_slice(size: int, orbit: Orbit) -> Move:
 
 @cache
 def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarray]:
-    """Short turn sequences, and what each does to the movable centres.
+    """Short turn sequences, and the sticker permutation of each (``new = old[perm]``).
 
     One or two single-layer turns, and the centre builder's insert: an inner slice out,
     an outer turn, the slice back (or an outer turn around a slice). Odd cubes' middle
@@ -294,23 +295,46 @@ def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarra
     sequences += [(a, b) for a in single for b in single if (a.face, a.first) != (b.face, b.first)]
     sequences += [(s, o, s.inverse) for s in inner for o in outer if o.face != s.face]
     sequences += [(o, s, o.inverse) for s in inner for o in outer if o.face != s.face]
-    centers = _center_stickers(size)
     perms = []
     for seq in sequences:
         perm = np.arange(6 * size * size)
         for move in seq:
             perm = perm[move_permutation(move, size)]
-        perms.append(perm[centers])
-    return tuple(sequences), np.array(perms)
+        perms.append(perm)
+    return tuple(sequences), np.array(perms, dtype=np.int16)
 
 
-def gather_centers(text: str) -> tuple[str, list[Move]]:
-    """Bring centre pieces to their faces with plain layer turns, while any turn helps.
+@cache
+def _wing_partners(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each wing's stickers, and the stickers on the same faces of its edge's reference
+    piece: the middle edge (odd N) or the wing just past the middle (even N).
+
+    A wing showing its reference's colours is paired, wherever the edge stands.
+    """
+    geo = cube_geometry(size)
+    reference = {}
+    for piece in geo.pieces:
+        free = [v for v in piece.position if abs(v) != size - 1]
+        if piece.kind == "edge" or (piece.kind == "wing" and size % 2 == 0 and free == [1]):
+            reference[frozenset(piece.faces)] = dict(zip(piece.faces, piece.facelets, strict=True))
+    wings, partners = [], []
+    for piece in geo.pieces:
+        if piece.kind == "wing":
+            wings.append(piece.facelets)
+            partners.append([reference[frozenset(piece.faces)][f] for f in piece.faces])
+    return np.array(wings), np.array(partners)
+
+
+def gather(text: str) -> tuple[str, list[Move]]:
+    """Bring centres to their faces and wings beside their partners with plain turns.
 
     A three-cycle places at most three pieces in about ten moves. On a scrambled cube one
     to three layer turns (see :func:`_gathering_turns`) often place more than they
     displace for far fewer, so those are taken first, the most pieces placed per move
-    each time, until none places more centre pieces than it takes away.
+    each time, until none places more than it takes away. A centre piece counts as
+    placed on its own face, a wing beside its edge's reference piece
+    (:func:`_wing_partners`), each piece alike: each costs about the same to place
+    later.
 
     Parameters
     ----------
@@ -326,24 +350,32 @@ def gather_centers(text: str) -> tuple[str, list[Move]]:
     Examples
     --------
     >>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
-    >>> text, moves = gather_centers(apply_moves(solved_facelets(5), "2R 2U"))
-    >>> format_moves(moves)
-    "2U' 2R'"
+    >>> text, moves = gather(apply_moves(solved_facelets(5), "2R 2U"))
+    >>> format_moves(moves), text == solved_facelets(5)
+    ("2U' 2R'", True)
     """
     size = size_from_length(len(text))
     sequences, perms = _gathering_turns(size)
     centers = _center_stickers(size)
     wanted = np.array([FACES[i // (size * size)] for i in centers])
+    wings, partners = _wing_partners(size)
     lengths = np.array([len(seq) for seq in sequences])
+
+    def placed(states: np.ndarray) -> np.ndarray:
+        on_face = (states[..., centers] == wanted).sum(axis=-1)
+        paired = (states[..., wings] == states[..., partners]).all(axis=-1).sum(axis=-1)
+        return on_face + paired
+
     state = np.array(list(text))
     moves: list[Move] = []
     while True:
-        gain = (state[perms] == wanted).sum(axis=1) - (state[centers] == wanted).sum()
+        after = state[perms]
+        gain = placed(after) - placed(state)
         best = int(np.argmax(gain / lengths))
         if gain[best] <= 0:
             return "".join(state), moves
         moves += sequences[best]
-        state = np.array(list(apply_moves("".join(state), sequences[best])))
+        state = after[best]
 
 
 def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, list[Move]]:
@@ -414,7 +446,7 @@ def reduce_big(facelets: str) -> tuple[str, list[SolveStage]]:
     True
     """
     size = size_from_length(len(facelets))
-    text, centers = gather_centers(_relabelled(facelets, size))
+    text, centers = gather(_relabelled(facelets, size))
     target = wing_targets(text)
     for orbit in _orbits(size, "wing"):
         if _wing_permutation_is_odd(text, size, orbit, target):
