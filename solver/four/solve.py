@@ -45,7 +45,8 @@ OLL_PARITY_FIX = "2R2 B2 U2 2L U2 2R' U2 2R U2 F2 2R F2 2L' B2 2R2"
 """Turns the UF edge round (exchanges its two wings) and keeps every centre on its face."""
 
 CENTER_NODES = 500_000
-"""Nodes the centre search may spend looking for an even wing permutation.
+"""Nodes the centre search may spend looking for an even wing permutation (about 0.7 s
+on one core of the 2-core machine the benchmarks ran on).
 
 Past them, the centres are solved without that goal (in four times as many nodes, or
 else by three-cycles) and, when the wings are left odd, :data:`OLL_PARITY_FIX` follows:
@@ -114,13 +115,16 @@ def _best_view(facelets: str, phase: Phase, keep: Phase | None) -> tuple[str, np
     return best[1], best[2]
 
 
-def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
+def reduce_to_3x3(facelets: str, center_nodes: int = CENTER_NODES) -> tuple[str, list[SolveStage]]:
     """Solve the centres and pair the edges of a solvable 4x4, parity included.
 
     Parameters
     ----------
     facelets
         96 face letters of a 4x4 that passed validation.
+    center_nodes
+        Node budget of the even-wing centre search (the plain one gets four times as
+        many); a smaller budget trades moves for time (see :data:`CENTER_NODES`).
 
     Returns
     -------
@@ -145,9 +149,9 @@ def reduce_to_3x3(facelets: str) -> tuple[str, list[SolveStage]]:
     # Centres already solved but the wings odd (one edge turned round): the table sees
     # nothing to do, so the search would look blindly; the fix below is shorter.
     parity_only = heuristic(phases["centers"], pieces) == 0 and _wings_odd(pieces)
-    found = None if parity_only else search(phases["centers"], pieces, CENTER_NODES)
+    found = None if parity_only else search(phases["centers"], pieces, center_nodes)
     if found is None:
-        found = search(phases["centers-any-wings"], pieces, 4 * CENTER_NODES)
+        found = search(phases["centers-any-wings"], pieces, 4 * center_nodes)
     if found is None:
         # A deep centre position: three-cycles of centres finish it in milliseconds.
         _, moves = solve_orbit(text, cycle_books(SIZE)["centres U6"], wing_targets(text))
