@@ -76,10 +76,8 @@ def sticker_pixels(region: np.ndarray) -> int:
     return int((distance.min(axis=-1) < 20).sum())
 
 
-def test_the_window_shows_the_live_picture_and_the_net(display, tmp_path):
-    facelets, _ = scramble(np.random.default_rng(71), 3)
-    video = render_scan_video(colors_of_facelets(facelets), seed=71, hold_frames=8, turn_frames=3)
-    path = write_video(video.frames, tmp_path / "scan.avi", fps=12)  # about 5.5 s to play
+def play_and_watch(display: str, path) -> tuple[int, str, str, list[np.ndarray]]:
+    """Run ``cubescan scan --video`` on ``display``; screenshots while its window is up."""
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
     run = subprocess.Popen(
         [sys.executable, "-m", "cubescan", "scan", "--video", str(path)],
@@ -103,9 +101,22 @@ def test_the_window_shows_the_live_picture_and_the_net(display, tmp_path):
         if run.poll() is None:
             run.kill()
             run.wait()
-    assert run.returncode == 0, err[-2000:]
+    return run.returncode, out, err, shots
+
+
+def test_the_window_shows_the_live_picture_and_the_net(display, tmp_path):
+    facelets, _ = scramble(np.random.default_rng(71), 3)
+    video = render_scan_video(colors_of_facelets(facelets), seed=71, hold_frames=8, turn_frames=3)
+    path = write_video(video.frames, tmp_path / "scan.avi", fps=12)  # about 5.5 s to play
+    returncode, out, err, shots = play_and_watch(display, path)
+    if len(shots) < 3:
+        # Once in the full suite (2 workers busy) no screenshot caught the window at
+        # all, while the scan itself answered right; a second run tells a window that
+        # never opens from one the screenshots missed.
+        returncode, out, err, shots = play_and_watch(display, path)
+    assert returncode == 0, err[-2000:]
     assert "Solvable" in out and "Solution" in out  # the summary, after the window closed
-    assert len(shots) >= 3, "the window was never seen"
+    assert len(shots) >= 3, f"the window was never seen; stderr: {err[-1000:]}"
     # Mid-session: the shot with the most of the net filled in before the end.
     mid = shots[len(shots) // 2]
     cv2.imwrite(str(SCREENSHOT), mid)
