@@ -356,6 +356,34 @@ def _orbit_name(kind: str, facelets: list[int], n: int) -> str:
     return f"{'wings' if kind == 'wing' else 'centres'} U{first_on_u + 1}"
 
 
+def wing_handedness(faces: str, position: tuple[int, int, int]) -> int:
+    """Which of an edge's two mirror-image wings a wing is, with its colours in order.
+
+    A wing cannot be turned round in its position: ``det(normal of the first sticker's
+    face, normal of the second's, position)`` is kept by every turn, so with the colours
+    listed in a fixed order it tells the two wings of one edge apart.
+
+    Parameters
+    ----------
+    faces
+        The faces its two stickers lie on, in the order of the colours.
+    position
+        Its cubie centre in model coordinates.
+
+    Returns
+    -------
+    int
+        +1 or -1; swapping ``faces`` gives the other sign.
+
+    Examples
+    --------
+    >>> wing_handedness("UF", (1, 3, 3)), wing_handedness("FU", (1, 3, 3))
+    (1, -1)
+    """
+    a, b = (face_normal(face) for face in faces)
+    return int(np.sign(np.linalg.det(np.array([a, b, np.array(position)]))))
+
+
 @lru_cache(maxsize=1)
 def rotation_matrices() -> tuple[np.ndarray, ...]:
     """The 24 proper rotations of the cube as integer matrices (identity first).

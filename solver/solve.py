@@ -57,8 +57,6 @@ from cubescan.solver.validate import validate
 GODS_NUMBER = 20
 """Every 3x3 state is solvable in at most this many face turns: the default target."""
 
-NODES_PER_SECOND = 600_000
-"""Rough speed of the 4x4 centre search on one core, to turn a timeout into nodes."""
 
 _VIEWS = ("", "z", "x")
 """Whole-cube rotations that put each of the three axes upright for phase 1."""
@@ -268,20 +266,16 @@ def _solve_by_reduction(
     The 4x4 is reduced by the searches of :mod:`cubescan.solver.four`, larger cubes by
     the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage searches to 20 moves
     within ``timeout``; ``max_length`` is checked against the whole solution. A
-    ``timeout`` also caps the 4x4's centre searches: their node budget shrinks to what
-    a fifth of it allows (:data:`NODES_PER_SECOND`), past which three-cycles finish the
-    centres.
+    ``timeout`` also caps the 4x4's centre searches
+    (:func:`cubescan.solver.four.solve.center_budget`).
     """
     from cubescan.solver.big.reduce import as_3x3, reduce_big
 
     size = size_from_length(len(facelets))
     if size == 4:
-        from cubescan.solver.four.solve import CENTER_NODES, reduce_to_3x3  # 4x4 only
+        from cubescan.solver.four.solve import center_budget, reduce_to_3x3  # 4x4 only
 
-        budget = CENTER_NODES
-        if timeout is not None:
-            budget = min(budget, int(timeout / 5 * NODES_PER_SECOND))
-        reduced, stages = reduce_to_3x3(facelets, budget)
+        reduced, stages = reduce_to_3x3(facelets, center_budget(timeout))
     else:
         reduced, stages = reduce_big(facelets)
     tail = solve_detailed(as_3x3(reduced), GODS_NUMBER, timeout)

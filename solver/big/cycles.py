@@ -34,7 +34,7 @@ import numpy as np
 
 from cubescan.solver.cache import load_or_build
 from cubescan.solver.geometry import FACES, cube_geometry
-from cubescan.solver.moves import Move, invert_moves, move_permutation
+from cubescan.solver.moves import Move, invert_moves, move_permutation, sequence_permutation
 from cubescan.solver.tables import progress_reporter
 
 MAX_Y_OUTER = 3
@@ -74,13 +74,6 @@ class CycleBook:
     def lengths(self) -> np.ndarray:
         """Length of each cycle's sequence, in moves."""
         return np.array([len(m) for m in self.moves])
-
-
-def _perm(moves: tuple[Move, ...], size: int) -> np.ndarray:
-    perm = np.arange(6 * size * size)
-    for move in moves:
-        perm = perm[move_permutation(move, size)]
-    return perm
 
 
 def _inner_slices(size: int) -> list[Move]:
@@ -142,7 +135,7 @@ def _pure_commutators(
     """
     identity = np.arange(6 * size * size)
     ys = _y_sequences(kind, size)
-    y_perms = np.array([_perm(y, size) for y in ys])
+    y_perms = np.array([sequence_permutation(y, size) for y in ys])
     y_inverse = np.argsort(y_perms, axis=1)
     found = []
     for x in _inner_slices(size):
@@ -192,7 +185,7 @@ def cycle_book(size: int, orbit: str) -> CycleBook:
     moved_targets = np.array([np.flatnonzero(row != np.arange(len(row))) for row in perms])
     moved_sources = np.take_along_axis(perms, moved_targets, axis=1)
     setups = _setups(size)
-    setup_perms = np.array([_perm(setup, size) for setup in setups])
+    setup_perms = np.array([sequence_permutation(setup, size) for setup in setups])
     # Conjugating by S moves the cycle's positions: the sticker S takes to a moved
     # position q is the one the commutator moves, and S' brings it back: q -> S(q).
     targets = setup_perms[:, moved_targets].reshape(-1, moved_targets.shape[1])
@@ -263,7 +256,7 @@ def _as_book(
     """The cycles as arrays, read off each sequence's own sticker permutation."""
     moves, sources, targets = [], [], []
     for (a, b, c), seq in sorted(book.items()):
-        perm = _perm(seq, size)
+        perm = sequence_permutation(seq, size)
         by_piece = stickers[[b, c, a]]
         assert set(sticker_piece[perm[by_piece]].ravel()) == {a, b, c}
         moves.append(seq)

@@ -42,12 +42,13 @@ from scipy.optimize import linear_sum_assignment
 
 from cubescan.solver.big.cycles import CycleBook, cycle_books
 from cubescan.solver.cubie import EDGES, corner_slots, facelets_to_cubie, permutation_parity
-from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_normal, face_rotations
+from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations, wing_handedness
 from cubescan.solver.moves import (
     Move,
     apply_moves,
     cancel_moves,
     move_permutation,
+    sequence_permutation,
     size_from_length,
 )
 from cubescan.solver.stages import SolveStage
@@ -238,15 +239,13 @@ def wing_targets(text: str) -> np.ndarray:
 def _wing_permutation_is_odd(text: str, size: int, orbit: Orbit, target: np.ndarray) -> bool:
     """Whether the wings of ``orbit`` make an odd permutation to reach their targets.
 
-    A wing cannot be turned round in its position: with its colours in a fixed order,
-    ``det(normal of the first colour's face, normal of the second's, position)`` is the
-    same wherever the turns take it, which tells the two wings of one edge apart.
+    A wing is known by its colours in order and its handedness
+    (:func:`cubescan.solver.geometry.wing_handedness`), which no turn changes.
     """
     geo = cube_geometry(size)
 
     def key(colors: str, faces: str, position: tuple[int, int, int]) -> tuple:
-        a, b = (face_normal(face) for face in faces)
-        return (colors, int(np.sign(np.linalg.det(np.array([a, b, position])))))
+        return (colors, wing_handedness(faces, position))
 
     home = {}
     for index, p in enumerate(orbit.pieces):
@@ -295,12 +294,7 @@ def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarra
     sequences += [(a, b) for a in single for b in single if (a.face, a.first) != (b.face, b.first)]
     sequences += [(s, o, s.inverse) for s in inner for o in outer if o.face != s.face]
     sequences += [(o, s, o.inverse) for s in inner for o in outer if o.face != s.face]
-    perms = []
-    for seq in sequences:
-        perm = np.arange(6 * size * size)
-        for move in seq:
-            perm = perm[move_permutation(move, size)]
-        perms.append(perm)
+    perms = [sequence_permutation(seq, size) for seq in sequences]
     return tuple(sequences), np.array(perms, dtype=np.int16)
 
 

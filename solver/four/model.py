@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from cubescan.solver.geometry import FACES, cube_geometry, face_normal
+from cubescan.solver.geometry import FACES, cube_geometry, wing_handedness
 from cubescan.solver.moves import Move, move_permutation
 
 SIZE = 4
@@ -42,17 +42,12 @@ def _pieces(kind: str) -> list:
     return [p for p in cube_geometry(SIZE).pieces if p.kind == kind]
 
 
-def _handedness(faces: str, position: tuple[int, int, int]) -> int:
-    a, b = (face_normal(f) for f in faces)
-    return int(np.sign(np.linalg.det(np.array([a, b, np.array(position)]))))
-
-
 @cache
 def _wing_lookup() -> dict[tuple[str, str, int], int]:
     """(face of sticker 1, face of sticker 2, handedness) -> home wing slot."""
     lookup = {}
     for index, piece in enumerate(_pieces("wing")):
-        hand = _handedness(piece.faces, piece.position)
+        hand = wing_handedness(piece.faces, piece.position)
         lookup[(piece.faces[0], piece.faces[1], hand)] = index
         lookup[(piece.faces[1], piece.faces[0], -hand)] = index
     return lookup
@@ -84,7 +79,7 @@ def pieces_of(facelets: str) -> np.ndarray:
     lookup = _wing_lookup()
     for index, piece in enumerate(_pieces("wing")):
         colors = [facelets[i] for i in piece.facelets]
-        hand = _handedness(piece.faces, piece.position)
+        hand = wing_handedness(piece.faces, piece.position)
         out[WING_START + index] = lookup[(colors[0], colors[1], hand)]
     homes = {frozenset(p.faces): i for i, p in enumerate(_pieces("corner"))}
     for index, piece in enumerate(_pieces("corner")):

@@ -54,6 +54,34 @@ else by three-cycles) and, when the wings are left odd, :data:`OLL_PARITY_FIX` f
 """
 
 
+NODES_PER_SECOND = 600_000
+"""Rough speed of the centre search on one core, to turn a timeout into nodes."""
+
+
+def center_budget(timeout: float | None) -> int:
+    """The centre searches' node budget for a solve that has ``timeout`` seconds.
+
+    Parameters
+    ----------
+    timeout
+        Seconds for the whole solve, or None.
+
+    Returns
+    -------
+    int
+        :data:`CENTER_NODES`, or what a fifth of ``timeout`` allows when that is less
+        (past it, three-cycles finish the centres).
+
+    Examples
+    --------
+    >>> center_budget(None) == CENTER_NODES, center_budget(0.5)
+    (True, 60000)
+    """
+    if timeout is None:
+        return CENTER_NODES
+    return min(CENTER_NODES, int(timeout / 5 * NODES_PER_SECOND))
+
+
 @cache
 def _tables() -> dict[str, np.ndarray]:
     return load_tables()
@@ -165,9 +193,9 @@ def reduce_to_3x3(facelets: str, center_nodes: int = CENTER_NODES) -> tuple[str,
         if heuristic(phases["centers"], pieces) == 0
     )
     if _wings_odd(pieces):
-        centers += parse_moves(OLL_PARITY_FIX, SIZE)
-        facelets = apply_moves(facelets, parse_moves(OLL_PARITY_FIX, SIZE))
-        text = apply_moves(text, parse_moves(OLL_PARITY_FIX, SIZE))
+        fix = parse_moves(OLL_PARITY_FIX, SIZE)
+        centers += fix
+        facelets, text = apply_moves(facelets, fix), apply_moves(text, fix)
     _, edges = solve_orbit(text, cycle_books(SIZE)["wings U2"], wing_targets(text))
     edges = cancel_moves(edges)
     reduced = apply_moves(facelets, edges)
