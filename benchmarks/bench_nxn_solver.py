@@ -44,7 +44,7 @@ TABLE_SCRIPT = (
     "start = time.perf_counter()\n"
     "if size == 4:\n"
     "    load_tables(progress=False)\n"
-    "cycle_books(size, progress=False)\n"
+    "cycle_books(size)\n"
     "print(time.perf_counter() - start)\n"
 )
 PEERS = {

@@ -40,7 +40,7 @@ def prepare_solver() -> None:
     warm_up_solver_behind()
     load_tables(progress=False)
     for size in (4, 5, 6, 7):
-        cycle_books(size, progress=False)
+        cycle_books(size)
 
 
 def main(part: str, done_folder: str) -> None:

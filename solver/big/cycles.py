@@ -320,15 +320,16 @@ def _build_books(size: int, progress: bool) -> dict[str, np.ndarray]:
 
 
 @cache
-def cycle_books(size: int, progress: bool | None = None) -> dict[str, CycleBook]:
+def cycle_books(size: int) -> dict[str, CycleBook]:
     """Every cycled orbit's book: read from the cache, or built and cached on first use.
+
+    A build shows a progress bar when stderr is a terminal. The books are kept for the
+    process, so each size is read once.
 
     Parameters
     ----------
     size
         N, 4 to 7.
-    progress
-        Show a progress bar while building; default: when stderr is a terminal.
 
     Returns
     -------
@@ -340,8 +341,7 @@ def cycle_books(size: int, progress: bool | None = None) -> dict[str, CycleBook]
     >>> sorted(cycle_books(5))  # doctest: +SKIP
     ['centres U7', 'centres U8', 'wings U2']
     """
-    if progress is None:
-        progress = sys.stderr.isatty()
+    progress = sys.stderr.isatty()
     names = cycled_orbits(size)
     arrays = load_or_build(
         f"cycles-{size}x{size}",

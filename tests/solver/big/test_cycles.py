@@ -12,7 +12,7 @@ from cubescan.solver.moves import sequence_permutation
 
 @pytest.mark.parametrize("size", [5, 6, 7])
 def test_every_three_cycle_of_every_orbit_is_known_and_pure(size, table_cache):
-    books = cycle_books(size, progress=False)
+    books = cycle_books(size)
     geo = cube_geometry(size)
     assert sorted(books) == sorted(cycled_orbits(size))
     rng = np.random.default_rng(size)
@@ -35,7 +35,7 @@ def test_every_three_cycle_of_every_orbit_is_known_and_pure(size, table_cache):
 
 def test_a_book_read_from_the_cache_is_the_one_built(table_cache):
     built = cycle_book(5, "centres U7")
-    cached = cycle_books(5, progress=False)["centres U7"]
+    cached = cycle_books(5)["centres U7"]
     assert built.moves == cached.moves
     assert (built.sources == cached.sources).all() and (built.targets == cached.targets).all()
     assert built.lengths.min() >= 8 and built.lengths.mean() < 12
