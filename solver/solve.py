@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -267,17 +268,19 @@ def _solve_by_reduction(
     the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage searches to 20 moves
     within ``timeout``; ``max_length`` is checked against the whole solution. A
     ``timeout`` also caps the 4x4's centre searches
-    (:func:`cubescan.solver.four.solve.center_budget`).
+    (:func:`cubescan.solver.four.solve.center_budget`), and the edge pairing's search
+    stops after a fifth of it (:func:`cubescan.solver.big.reduce.pair_edges`).
     """
     from cubescan.solver.big.reduce import as_3x3, reduce_big
 
     size = size_from_length(len(facelets))
+    deadline = None if timeout is None else time.monotonic() + timeout / 5
     if size == 4:
         from cubescan.solver.four.solve import center_budget, reduce_to_3x3  # 4x4 only
 
-        reduced, stages = reduce_to_3x3(facelets, center_budget(timeout))
+        reduced, stages = reduce_to_3x3(facelets, center_budget(timeout), deadline)
     else:
-        reduced, stages = reduce_big(facelets)
+        reduced, stages = reduce_big(facelets, deadline)
     tail = solve_detailed(as_3x3(reduced), GODS_NUMBER, timeout)
     stages = _joined([*stages, SolveStage("3x3", tail.moves)])
     moves = tuple(move for stage in stages for move in stage.moves)

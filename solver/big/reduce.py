@@ -40,6 +40,7 @@ from itertools import combinations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from cubescan.solver.big.beam import MacroSet, beam_search, macro_set
 from cubescan.solver.big.cycles import CycleBook, cycle_books
 from cubescan.solver.cubie import EDGES, corner_slots, facelets_to_cubie, permutation_parity
 from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations, wing_handedness
@@ -372,6 +373,89 @@ def gather(text: str) -> tuple[str, list[Move]]:
         state = after[best]
 
 
+PAIRING_WIDTH = 50
+"""States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
+
+
+@cache
+def _pairing_turns(size: int) -> MacroSet:
+    """Sequences that keep every centre on its face: the outer turns, and an inner
+    slice turn, then one outer turn or three (``a b a'``), then the slice back.
+
+    The slice takes a wing out of its edge, the outer turns bring another edge
+    beside it (turning it round or not), the slice puts the centres back: the way
+    edges are paired by hand ("freeslice").
+    """
+    outer = [Move(face, 1, 1, turns) for face in FACES for turns in (1, 2, 3)]
+    slices = [
+        Move(face, layer, layer, turns)
+        for face in FACES
+        for layer in range(2, size // 2 + 1)
+        for turns in (1, 2, 3)
+    ]
+    middles = [(o,) for o in outer]
+    middles += [(a, b, a.inverse) for a in outer if a.turns != 2 for b in outer if a.face != b.face]
+    sequences = [(o,) for o in outer]
+    sequences += [(s, *m, s.inverse) for s in slices for m in middles if m[0].face != s.face]
+    # Keep those that leave every centre sticker on its own face.
+    centers = _center_stickers(size)
+    face = np.arange(6 * size * size) // (size * size)
+    keeps = [
+        bool((face[sequence_permutation(seq, size)[centers]] == face[centers]).all())
+        for seq in sequences
+    ]
+    return macro_set([seq for seq, keep in zip(sequences, keeps, strict=True) if keep], size)
+
+
+def pair_edges(text: str, deadline: float | None = None) -> list[Move]:
+    """Pair every edge of a cube whose centres are solved, keeping them solved.
+
+    A beam search (:func:`cubescan.solver.big.beam.beam_search`, width
+    :data:`PAIRING_WIDTH`) over the sequences of :func:`_pairing_turns` brings wings
+    beside their edge's reference piece (:func:`_wing_partners`); three-cycles
+    (:func:`solve_orbit`) finish the edges, and the search keeps whichever split of
+    the work is shortest.
+
+    Parameters
+    ----------
+    text
+        Facelets of a relabelled cube of size 4 to 7 with every centre on its face and
+        an even wing permutation in each orbit (no OLL parity).
+    deadline
+        A ``time.monotonic()`` value past which the search stops deepening (the
+        three-cycles still finish).
+
+    Returns
+    -------
+    list of Move
+        Moves after which the edges are paired as :func:`wing_targets` requires.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
+    >>> format_moves(pair_edges(apply_moves(solved_facelets(4), "2U R U R' 2U'")))
+    "2U R U' R' 2U'"
+    """
+    size = size_from_length(len(text))
+    wings, partners = _wing_partners(size)
+    stickers = np.union1d(wings, partners)
+    wings, partners = np.searchsorted(stickers, wings), np.searchsorted(stickers, partners)
+
+    def paired(states: np.ndarray) -> np.ndarray:
+        return (states[..., wings] == states[..., partners]).all(axis=-1).sum(axis=-1)
+
+    def finish(end: str) -> list[Move]:
+        target = wing_targets(end)
+        moves: list[Move] = []
+        for orbit in _orbits(size, "wing"):
+            end, found = solve_orbit(end, cycle_books(size)[orbit.name], target)
+            moves += found
+        return moves
+
+    macros = _pairing_turns(size)
+    return beam_search(text, macros, stickers, paired, finish, PAIRING_WIDTH, deadline)
+
+
 def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, list[Move]]:
     """Put every piece of one orbit in place, three at a time, greedily.
 
@@ -418,13 +502,15 @@ def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, li
     return "".join(state), moves
 
 
-def reduce_big(facelets: str) -> tuple[str, list[SolveStage]]:
+def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[SolveStage]]:
     """Solve the centres and pair the edges of a valid 5x5x5, 6x6x6 or 7x7x7.
 
     Parameters
     ----------
     facelets
         6*N*N facelets of a cube that passed validation.
+    deadline
+        A ``time.monotonic()`` value past which the edge pairing stops searching.
 
     Returns
     -------
@@ -449,10 +535,7 @@ def reduce_big(facelets: str) -> tuple[str, list[SolveStage]]:
     for orbit in _orbits(size, "center"):
         text, moves = solve_orbit(text, cycle_books(size)[orbit.name], target)
         centers += moves
-    edges: list[Move] = []
-    for orbit in _orbits(size, "wing"):
-        text, moves = solve_orbit(text, cycle_books(size)[orbit.name], target)
-        edges += moves
-    centers, edges = cancel_moves(centers), cancel_moves(edges)
+    edges = pair_edges(text, deadline)
+    centers = cancel_moves(centers)
     reduced = apply_moves(facelets, [*centers, *edges])
     return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]

@@ -5,10 +5,11 @@ each phase first picks, among the rotations of the colour scheme that keep what 
 earlier phases did, the one its tables say is nearest (Gallet's point that whole-cube
 rotations are symmetries of a 4x4), then searches (:mod:`cubescan.solver.four.search`).
 The centre phases (:mod:`cubescan.solver.four.phases`) end with every centre solved
-and an even wing permutation (no OLL parity). The edges are then paired by the
-three-cycles of the big cubes (:mod:`cubescan.solver.big.reduce`), whose wing targets
-give the edge and corner permutations equal parities (no PLL parity), so the 3x3 left
-over is always solvable; it is solved by the two-phase solver of
+and an even wing permutation (no OLL parity). The edges are then paired as the big
+cubes' are (:func:`cubescan.solver.big.reduce.pair_edges`: a beam search over
+centre-keeping sequences, finished by three-cycles), whose wing targets give the
+edge and corner permutations equal parities (no PLL parity), so the 3x3 left over is
+always solvable; it is solved by the two-phase solver of
 :mod:`cubescan.solver.solve`, whose outer turns are the 4x4's outer turns.
 
 Examples
@@ -29,7 +30,7 @@ from functools import cache
 import numpy as np
 
 from cubescan.solver.big.cycles import cycle_books
-from cubescan.solver.big.reduce import solve_orbit, wing_targets
+from cubescan.solver.big.reduce import pair_edges, solve_orbit, wing_targets
 from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.model import WING_START, pieces_of
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, patterns
@@ -143,7 +144,9 @@ def _best_view(facelets: str, phase: Phase, keep: Phase | None) -> tuple[str, np
     return best[1], best[2]
 
 
-def reduce_to_3x3(facelets: str, center_nodes: int = CENTER_NODES) -> tuple[str, list[SolveStage]]:
+def reduce_to_3x3(
+    facelets: str, center_nodes: int = CENTER_NODES, deadline: float | None = None
+) -> tuple[str, list[SolveStage]]:
     """Solve the centres and pair the edges of a solvable 4x4, parity included.
 
     Parameters
@@ -153,6 +156,9 @@ def reduce_to_3x3(facelets: str, center_nodes: int = CENTER_NODES) -> tuple[str,
     center_nodes
         Node budget of the even-wing centre search (the plain one gets four times as
         many); a smaller budget trades moves for time (see :data:`CENTER_NODES`).
+    deadline
+        A ``time.monotonic()`` value past which the edge pairing stops searching
+        (:func:`cubescan.solver.big.reduce.pair_edges`).
 
     Returns
     -------
@@ -196,8 +202,7 @@ def reduce_to_3x3(facelets: str, center_nodes: int = CENTER_NODES) -> tuple[str,
         fix = parse_moves(OLL_PARITY_FIX, SIZE)
         centers += fix
         facelets, text = apply_moves(facelets, fix), apply_moves(text, fix)
-    _, edges = solve_orbit(text, cycle_books(SIZE)["wings U2"], wing_targets(text))
-    edges = cancel_moves(edges)
+    edges = pair_edges(text, deadline)
     reduced = apply_moves(facelets, edges)
     return reduced, [
         SolveStage("centers", tuple(cancel_moves(centers))),

@@ -1,0 +1,201 @@
+"""Beam search over move sequences, finished by another method.
+
+A three-cycle places at most three pieces for about ten moves. Plain move sequences
+place many pieces at once while the cube is still scrambled, and few once it is
+nearly done. :func:`beam_search` takes the best of both: it grows the ``width``
+best-scoring sequences (by the pieces they place) one sequence of moves at a time,
+and at each depth asks a finisher (e.g. three-cycles) how many moves the best few
+states still need. It returns the path and finish with the fewest moves in all.
+
+The states are the stickers one stage cares about (:func:`restricted`), as bytes, so
+a whole depth is one NumPy gather: ``width * len(macros)`` states at once.
+
+Examples
+--------
+>>> from cubescan.solver.moves import Move, apply_moves, format_moves, solved_facelets
+>>> turns = macro_set([(Move(face, 1, 1, t),) for face in "URFDLB" for t in (1, 2, 3)], 3)
+>>> start = apply_moves(solved_facelets(3), "R U")
+>>> def placed(states):
+...     return (states == np.frombuffer(solved_facelets(3).encode(), np.uint8)).sum(axis=-1)
+>>> def finish(text):  # knows two states only: the solved cube, and R U from it
+...     return {solved_facelets(3): [], start: [Move("U", turns=3), Move("R", turns=3)]}.get(text)
+>>> format_moves(beam_search(apply_moves(start, "F"), turns, np.arange(54), placed, finish, 20))
+"F' U' R'"
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cubescan.solver.moves import Move, cancel_moves, sequence_permutation
+
+FINISH_TRIES = 4
+"""States per depth handed to the finisher: the best-scoring ones."""
+
+
+@dataclass(frozen=True, eq=False)
+class MacroSet:
+    """Move sequences a beam search may append, each as one step.
+
+    Attributes
+    ----------
+    sequences
+        The move sequences.
+    permutations
+        Shape (len(sequences), 6*N*N): ``new = old[permutations[i]]`` for sequence ``i``.
+    lengths
+        Moves in each sequence.
+    """
+
+    sequences: tuple[tuple[Move, ...], ...]
+    permutations: np.ndarray
+    lengths: np.ndarray
+
+
+def macro_set(sequences: Sequence[tuple[Move, ...]], size: int) -> MacroSet:
+    """The :class:`MacroSet` of ``sequences`` on an N x N cube.
+
+    Parameters
+    ----------
+    sequences
+        Move sequences, each legal on the cube.
+    size
+        N.
+
+    Returns
+    -------
+    MacroSet
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import parse_moves
+    >>> macro_set([tuple(parse_moves("R U"))], 3).lengths.tolist()
+    [2]
+    """
+    perms = np.array([sequence_permutation(seq, size) for seq in sequences], dtype=np.int16)
+    lengths = np.array([len(seq) for seq in sequences])
+    return MacroSet(tuple(sequences), perms, lengths)
+
+
+def restricted(macros: MacroSet, stickers: np.ndarray) -> np.ndarray:
+    """The macros' permutations of the ``stickers`` subset alone.
+
+    Parameters
+    ----------
+    macros
+        Sequences that carry ``stickers`` onto ``stickers`` (e.g. the wings, under
+        turns of whole layers).
+    stickers
+        Sorted sticker indices.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (len(macros.sequences), len(stickers)): ``new_sub = old_sub[perm]``.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import parse_moves
+    >>> turns = macro_set([tuple(parse_moves("U2"))], 3)
+    >>> restricted(turns, np.arange(9)).tolist()  # the U face, turned half round
+    [[8, 7, 6, 5, 4, 3, 2, 1, 0]]
+    """
+    where = np.full(macros.permutations.shape[1], -1)
+    where[stickers] = np.arange(len(stickers))
+    sub = where[macros.permutations[:, stickers]]
+    if (sub < 0).any():
+        raise ValueError("a macro carries a sticker of the subset outside it")
+    return sub.astype(np.int16)
+
+
+def beam_search(
+    text: str,
+    macros: MacroSet,
+    stickers: np.ndarray,
+    score: Callable[[np.ndarray], np.ndarray],
+    finish: Callable[[str], list[Move] | None],
+    width: int,
+    deadline: float | None = None,
+    max_moves: int = 200,
+) -> list[Move]:
+    """The shortest ``path + finish(path's end)`` a beam search over ``macros`` finds.
+
+    Parameters
+    ----------
+    text
+        Facelets of the cube.
+    macros
+        The sequences a path is made of.
+    stickers
+        The stickers ``score`` reads; ``macros`` must keep them among themselves.
+    score
+        Maps an array of states (bytes of ``stickers``, any leading shape) to the
+        number of pieces placed; higher is better.
+    finish
+        Moves that complete the stage from a full facelet string, or None when it
+        cannot.
+    width
+        States kept per depth.
+    deadline
+        A ``time.monotonic()`` value after which no further depth is searched.
+    max_moves
+        Longest path searched while no finish is known.
+
+    Returns
+    -------
+    list of Move
+        The path's moves then the finish's, with turns of the same layers merged.
+
+    Raises
+    ------
+    ValueError
+        No state the search reached (the start included) could be finished.
+    """
+    full = np.frombuffer(text.encode(), dtype=np.uint8)
+    sub_perms = restricted(macros, stickers)
+    best = finish(text)
+    limit = max_moves if best is None else len(best)
+    states, cost = full[stickers][None], np.zeros(1, dtype=int)
+    parents: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent row, macro)
+    while cost.min() < limit and (deadline is None or time.monotonic() < deadline):
+        grown = states[:, sub_perms].reshape(-1, len(stickers))
+        grown_cost = (cost[:, None] + macros.lengths[None]).ravel()
+        order = np.lexsort((grown_cost, -score(grown)))
+        # The first `width` distinct states, best first.
+        head = order[: 8 * width]
+        _, first = np.unique(grown[head], axis=0, return_index=True)
+        keep = head[np.sort(first)][:width]
+        rows, macro = np.divmod(keep, len(macros.sequences))
+        parents.append((rows, macro))
+        states, cost = grown[keep], grown_cost[keep]
+        for row in range(min(FINISH_TRIES, len(keep))):
+            path = _path(parents, row)
+            end = full[_path_permutation(path, macros)].tobytes().decode()
+            moves = finish(end)
+            if moves is not None and cost[row] + len(moves) < limit:
+                best = [move for index in path for move in macros.sequences[index]] + moves
+                limit = len(best)
+    if best is None:
+        raise ValueError(f"no path of under {max_moves} moves reaches a finishable state")
+    return cancel_moves(best)
+
+
+def _path(parents: list[tuple[np.ndarray, np.ndarray]], row: int) -> list[int]:
+    """The macro indices leading to ``row`` of the last depth, first first."""
+    path = []
+    for rows, macro in reversed(parents):
+        path.append(int(macro[row]))
+        row = int(rows[row])
+    return path[::-1]
+
+
+def _path_permutation(path: list[int], macros: MacroSet) -> np.ndarray:
+    """``new = old[perm]`` for the macros ``path``, one after another."""
+    perm = np.arange(macros.permutations.shape[1])
+    for index in path:
+        perm = perm[macros.permutations[index]]
+    return perm
