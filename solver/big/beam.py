@@ -33,7 +33,7 @@ import numpy as np
 
 from cubescan.solver.moves import Move, cancel_moves, sequence_permutation
 
-FINISH_TRIES = 4
+FINISH_TRIES = 2
 """States per depth handed to the finisher: the best-scoring ones."""
 
 
@@ -120,6 +120,7 @@ def beam_search(
     finish: Callable[[str], list[Move] | None],
     width: int,
     deadline: float | None = None,
+    patience: int = 8,
     max_moves: int = 200,
 ) -> list[Move]:
     """The shortest ``path + finish(path's end)`` a beam search over ``macros`` finds.
@@ -142,6 +143,8 @@ def beam_search(
         States kept per depth.
     deadline
         A ``time.monotonic()`` value after which no further depth is searched.
+    patience
+        Depths searched past the last one that shortened the best total.
     max_moves
         Longest path searched while no finish is known.
 
@@ -161,7 +164,11 @@ def beam_search(
     limit = max_moves if best is None else len(best)
     states, cost = full[stickers][None], np.zeros(1, dtype=int)
     parents: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent row, macro)
+    stale = 0
     while cost.min() < limit and (deadline is None or time.monotonic() < deadline):
+        stale += 1
+        if stale > patience:
+            break
         grown = states[:, sub_perms].reshape(-1, len(stickers))
         grown_cost = (cost[:, None] + macros.lengths[None]).ravel()
         order = np.lexsort((grown_cost, -score(grown)))
@@ -179,6 +186,7 @@ def beam_search(
             if moves is not None and cost[row] + len(moves) < limit:
                 best = [move for index in path for move in macros.sequences[index]] + moves
                 limit = len(best)
+                stale = 0
     if best is None:
         raise ValueError(f"no path of under {max_moves} moves reaches a finishable state")
     return cancel_moves(best)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations, product
 
 import numpy as np
@@ -70,7 +70,7 @@ class CycleBook:
         """How many distinct three-cycles the book holds."""
         return len(self.moves)
 
-    @property
+    @cached_property
     def lengths(self) -> np.ndarray:
         """Length of each cycle's sequence, in moves."""
         return np.array([len(m) for m in self.moves])

@@ -1,28 +1,26 @@
-"""Reduce a 5x5x5, 6x6x6 or 7x7x7 to the 3x3 it stands for, by three-cycles.
+"""Reduce a 5x5x5, 6x6x6 or 7x7x7 to the 3x3 it stands for.
 
 The 4x4's own reduction (:mod:`cubescan.solver.four.solve`) solves its centres by
-search and then pairs its edges with :func:`wing_targets` and :func:`solve_orbit`.
+search and then pairs its edges with :func:`pair_edges`.
 
-The reduction has four steps, all read off the geometric model, so one code serves
-every size:
+Everything is read off the geometric model, so one code serves every size:
 
-0. *Gathering.* While one to three plain layer turns bring more centre pieces to their
-   faces and wings beside their partners than they take away, the best such turns are
-   made (:func:`gather`).
-
-1. *Targets.* The cube is relabelled by the whole-cube rotation that leaves the most
-   centres in place (on an odd cube, the one that puts the fixed centres home). Each
-   centre sticker's target is its face's colour. Each wing's target is the colours of
-   the composite edge it belongs to: on an odd cube, the middle edge's colours; on an
-   even cube, an assignment of the twelve edges to the twelve edge positions (fewest
-   wings to move) whose permutation parity equals the corners' and whose flips sum to
-   an even number, so the 3x3 left over is solvable (PLL parity, decided, not repaired).
-2. *Parity.* A three-cycle is an even permutation. A wing orbit whose wings must make
-   an odd permutation to reach their targets (OLL parity) gets one quarter turn of one
-   of its inner slices first; that slice moves centres too, which step 3 solves.
-3. *Three-cycles.* Each centre orbit, then each wing orbit, is solved greedily: the
-   known three-cycle (:mod:`cubescan.solver.big.cycles`) that puts the most pieces in
-   place, the shortest among equals, until every piece is.
+1. *Orientation.* The cube is relabelled by the whole-cube rotation that leaves the
+   most centres in place (on an odd cube, the one that puts the fixed centres home);
+   each centre sticker's target is then its face's colour.
+2. *Centres* (:func:`solve_centers`). A beam search
+   (:func:`cubescan.solver.big.beam.beam_search`) over layer turns and inserts brings
+   centres to their faces; three-cycles (:mod:`cubescan.solver.big.cycles`) finish
+   each centre orbit, after one inner slice quarter turn for each wing orbit whose
+   wings must make an odd permutation to reach their targets (OLL parity: a
+   three-cycle is even).
+3. *Edges* (:func:`pair_edges`). Each wing's target (:func:`wing_targets`) is the
+   colours of its composite edge: on an odd cube, the middle edge's; on an even cube,
+   an assignment of the twelve edges to the twelve positions (fewest wings to move)
+   whose permutation parity equals the corners' and whose flips sum to an even
+   number, so the 3x3 left over is solvable (PLL parity, decided, not repaired). A
+   beam search over sequences that keep the centres home pairs wings; three-cycles
+   finish each wing orbit.
 
 Examples
 --------
@@ -47,7 +45,6 @@ from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations
 from cubescan.solver.moves import (
     Move,
     apply_moves,
-    cancel_moves,
     move_permutation,
     sequence_permutation,
     size_from_length,
@@ -275,13 +272,12 @@ def _parity_slice(size: int, orbit: Orbit) -> Move:
 
 
 @cache
-def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarray]:
-    """Short turn sequences, and the sticker permutation of each (``new = old[perm]``).
+def _centre_turns(size: int) -> MacroSet:
+    """Single layer turns, and the centre builder's insert: an inner slice out, an
+    outer turn, the slice back (or an outer turn around a slice).
 
-    One or two single-layer turns, and the centre builder's insert: an inner slice out,
-    an outer turn, the slice back (or an outer turn around a slice). Odd cubes' middle
-    slices are left out: they would move the fixed centres. Each slice is counted from
-    its nearer face, so no turn is listed twice.
+    Odd cubes' middle slices are left out: they would move the fixed centres. Each
+    slice is counted from its nearer face, so no turn is listed twice.
     """
     single = [
         Move(face, layer, layer, turns)
@@ -292,11 +288,9 @@ def _gathering_turns(size: int) -> tuple[tuple[tuple[Move, ...], ...], np.ndarra
     outer = [m for m in single if m.first == 1]
     inner = [m for m in single if m.first > 1 and m.turns != 2]
     sequences = [(m,) for m in single]
-    sequences += [(a, b) for a in single for b in single if (a.face, a.first) != (b.face, b.first)]
     sequences += [(s, o, s.inverse) for s in inner for o in outer if o.face != s.face]
     sequences += [(o, s, o.inverse) for s in inner for o in outer if o.face != s.face]
-    perms = [sequence_permutation(seq, size) for seq in sequences]
-    return tuple(sequences), np.array(perms, dtype=np.int16)
+    return macro_set(sequences, size)
 
 
 @cache
@@ -320,57 +314,66 @@ def _wing_partners(size: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(wings), np.array(partners)
 
 
-def gather(text: str) -> tuple[str, list[Move]]:
-    """Bring centres to their faces and wings beside their partners with plain turns.
+CENTRE_WIDTH = 50
+"""States the centre stage's beam search keeps per depth (:func:`solve_centers`)."""
 
-    A three-cycle places at most three pieces in about ten moves. On a scrambled cube one
-    to three layer turns (see :func:`_gathering_turns`) often place more than they
-    displace for far fewer, so those are taken first, the most pieces placed per move
-    each time, until none places more than it takes away. A centre piece counts as
-    placed on its own face, a wing beside its edge's reference piece
-    (:func:`_wing_partners`), each piece alike: each costs about the same to place
-    later.
+
+def _parity_and_centres(text: str) -> list[Move]:
+    """Moves that fix OLL parity and then solve every centre by three-cycles."""
+    size = size_from_length(len(text))
+    target = wing_targets(text)
+    moves: list[Move] = []
+    for orbit in _orbits(size, "wing"):
+        if _wing_permutation_is_odd(text, size, orbit, target):
+            moves.append(_parity_slice(size, orbit))
+            text = apply_moves(text, moves[-1:])
+    for orbit in _orbits(size, "center"):
+        text, found = solve_orbit(text, cycle_books(size)[orbit.name], target)
+        moves += found
+    return moves
+
+
+def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
+    """Solve every centre of a big cube, leaving no wing orbit in OLL parity.
+
+    A beam search (:func:`cubescan.solver.big.beam.beam_search`, width
+    :data:`CENTRE_WIDTH`) over single layer turns and inserts (:func:`_centre_turns`)
+    brings centres to their faces while the cube is scrambled enough for plain turns
+    to place several at once. At each depth the best states are finished: a slice
+    quarter turn for each wing orbit whose wings must make an odd permutation to reach
+    their targets (OLL parity; a three-cycle is even), then every centre orbit by
+    three-cycles (:func:`solve_orbit`). The shortest total is kept.
 
     Parameters
     ----------
     text
-        Facelets of a relabelled cube of size 5 to 7 (each face's letter is its centres'
-        colour).
+        Facelets of a relabelled cube of size 5 to 7 (each face's letter is its
+        centres' colour).
+    deadline
+        A ``time.monotonic()`` value past which the search stops deepening.
 
     Returns
     -------
-    tuple of (str, list of Move)
-        The facelets after the turns, and the turns.
+    list of Move
 
     Examples
     --------
-    >>> from cubescan.solver.moves import apply_moves, format_moves, solved_facelets
-    >>> text, moves = gather(apply_moves(solved_facelets(5), "2R 2U"))
-    >>> format_moves(moves), text == solved_facelets(5)
-    ("2U' 2R'", True)
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> scrambled = apply_moves(solved_facelets(5), "2R U 2L'")
+    >>> moves = solve_centers(scrambled)
+    >>> done = apply_moves(scrambled, moves)
+    >>> len(moves) <= 4, all(done[i] == done[i // 25 * 25 + 12] for i in _center_stickers(5))
+    (True, True)
     """
     size = size_from_length(len(text))
-    sequences, perms = _gathering_turns(size)
-    centers = _center_stickers(size)
-    wanted = np.array([FACES[i // (size * size)] for i in centers])
-    wings, partners = _wing_partners(size)
-    lengths = np.array([len(seq) for seq in sequences])
+    centers = np.sort(_center_stickers(size))
+    wanted = np.frombuffer("".join(FACES[i // (size * size)] for i in centers).encode(), np.uint8)
 
-    def placed(states: np.ndarray) -> np.ndarray:
-        on_face = (states[..., centers] == wanted).sum(axis=-1)
-        paired = (states[..., wings] == states[..., partners]).all(axis=-1).sum(axis=-1)
-        return on_face + paired
+    def on_face(states: np.ndarray) -> np.ndarray:
+        return np.count_nonzero(states == wanted, axis=-1)
 
-    state = np.array(list(text))
-    moves: list[Move] = []
-    while True:
-        after = state[perms]
-        gain = placed(after) - placed(state)
-        best = int(np.argmax(gain / lengths))
-        if gain[best] <= 0:
-            return "".join(state), moves
-        moves += sequences[best]
-        state = after[best]
+    macros = _centre_turns(size)
+    return beam_search(text, macros, centers, on_face, _parity_and_centres, CENTRE_WIDTH, deadline)
 
 
 PAIRING_WIDTH = 50
@@ -442,7 +445,12 @@ def pair_edges(text: str, deadline: float | None = None) -> list[Move]:
     wings, partners = np.searchsorted(stickers, wings), np.searchsorted(stickers, partners)
 
     def paired(states: np.ndarray) -> np.ndarray:
-        return (states[..., wings] == states[..., partners]).all(axis=-1).sum(axis=-1)
+        # Column by column: np.take on a 2-D array is several times faster than
+        # fancy-indexing both sticker columns of every wing at once.
+        same = [
+            np.take(states, wings[:, k], -1) == np.take(states, partners[:, k], -1) for k in (0, 1)
+        ]
+        return np.count_nonzero(same[0] & same[1], axis=-1)
 
     def finish(end: str) -> list[Move]:
         target = wing_targets(end)
@@ -483,8 +491,9 @@ def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, li
     >>> solved == solved_facelets(5), len(moves)
     (True, 10)
     """
-    state = np.array(list(text))
-    wanted = target[book.targets]
+    state = np.frombuffer(text.encode(), dtype=np.uint8).copy()
+    codes = np.array([ord(letter) if letter else 0 for letter in target], dtype=np.uint8)
+    wanted = codes[book.targets]
     lengths = book.lengths
     moves: list[Move] = []
     while True:
@@ -499,7 +508,7 @@ def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, li
         after[book.targets[best]] = state[book.sources[best]]
         state = after
         moves += book.moves[best]
-    return "".join(state), moves
+    return state.tobytes().decode(), moves
 
 
 def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[SolveStage]]:
@@ -510,13 +519,14 @@ def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[
     facelets
         6*N*N facelets of a cube that passed validation.
     deadline
-        A ``time.monotonic()`` value past which the edge pairing stops searching.
+        A ``time.monotonic()`` value past which the centre and edge searches stop
+        deepening (three-cycles still finish each).
 
     Returns
     -------
     tuple of (str, list of SolveStage)
         The reduced cube's facelets (same alphabet), and the stages ``"centers"`` (with
-        the parity slice turns first) and ``"edges"``.
+        the parity slice turns) and ``"edges"``.
 
     Examples
     --------
@@ -526,16 +536,9 @@ def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[
     True
     """
     size = size_from_length(len(facelets))
-    text, centers = gather(_relabelled(facelets, size))
-    target = wing_targets(text)
-    for orbit in _orbits(size, "wing"):
-        if _wing_permutation_is_odd(text, size, orbit, target):
-            centers.append(_parity_slice(size, orbit))
-            text = apply_moves(text, centers[-1:])
-    for orbit in _orbits(size, "center"):
-        text, moves = solve_orbit(text, cycle_books(size)[orbit.name], target)
-        centers += moves
+    text = _relabelled(facelets, size)
+    centers = solve_centers(text, deadline)
+    text = apply_moves(text, centers)
     edges = pair_edges(text, deadline)
-    centers = cancel_moves(centers)
     reduced = apply_moves(facelets, [*centers, *edges])
     return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]

@@ -1,4 +1,4 @@
-"""Beam search over move sequences, and the edge pairing built on it."""
+"""Beam search over move sequences, and the centre and edge stages built on it."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from cubescan.solver.big.beam import beam_search, macro_set, restricted
 from cubescan.solver.big.cycles import cycle_books
-from cubescan.solver.big.reduce import pair_edges, solve_orbit, wing_targets
+from cubescan.solver.big.reduce import pair_edges, solve_centers, solve_orbit, wing_targets
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import (
     Move,
     apply_moves,
     cancel_moves,
+    layer_moves,
     outer_moves,
     parse_moves,
     solved_facelets,
@@ -133,4 +134,24 @@ def test_pairing_takes_far_fewer_moves_than_three_cycles_alone():
         scrambled = _edge_scramble(4, random.Random(seed))
         ours += len(pair_edges(scrambled))
         cycles += len(cancel_moves(_three_cycle_pairing(scrambled, 4)))
+    assert ours < 0.8 * cycles
+
+
+def test_centres_are_solved_without_parity_in_far_fewer_moves_than_three_cycles_alone():
+    import random
+
+    rng = random.Random(5)
+    turns = [m for m in layer_moves(5) if 3 not in m.layers(5)]  # the fixed centres stay
+    ours, cycles = 0, 0
+    for _ in range(3):
+        scrambled = apply_moves(solved_facelets(5), [rng.choice(turns) for _ in range(60)])
+        moves = solve_centers(scrambled)
+        done = apply_moves(scrambled, moves)
+        assert _centres_home(done, 5)
+        assert _paired(apply_moves(done, _three_cycle_pairing(done, 5)))  # no OLL parity
+        ours += len(moves)
+        target = wing_targets(scrambled)
+        for orbit in _orbits(5, "center"):
+            scrambled, found = solve_orbit(scrambled, cycle_books(5)[orbit.name], target)
+            cycles += len(found)
     assert ours < 0.8 * cycles
