@@ -22,6 +22,15 @@ from cubescan.solver.solve import solve_detailed
 from cubescan.solver.validate import validate
 
 
+def _scrambled(size: int, turns: int) -> str:
+    """``turns`` random layer turns from solved, the same for a given size."""
+    rng = np.random.default_rng(size)
+    moves = layer_moves(size)
+    return apply_moves(
+        solved_facelets(size), [moves[i] for i in rng.integers(len(moves), size=turns)]
+    )
+
+
 def _is_solved(facelets: str, size: int) -> bool:
     per_face = size * size
     return all(len(set(facelets[f * per_face : (f + 1) * per_face])) == 1 for f in range(6))
@@ -83,11 +92,7 @@ def test_an_unsolvable_big_cube_is_never_searched():
 
 @pytest.mark.parametrize("size", [5, 6, 7])
 def test_reduction_leaves_a_solvable_3x3_of_the_same_corners(size, table_cache):
-    rng = np.random.default_rng(size)
-    moves = layer_moves(size)
-    state = apply_moves(
-        solved_facelets(size), [moves[i] for i in rng.integers(len(moves), size=50)]
-    )
+    state = _scrambled(size, 50)
     reduced, stages = reduce_big(state)
     assert [stage.name for stage in stages] == ["centers", "edges"]
     small = as_3x3(reduced)
@@ -107,3 +112,12 @@ def test_wing_targets_of_an_even_cube_are_the_edges_already_paired():
     target = wing_targets(state)
     wings = [i for p in cube_geometry(6).pieces if p.kind == "wing" for i in p.facelets]
     assert "".join(target[wings]) == "".join(state[i] for i in wings)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_a_timeout_of_zero_still_gives_a_checked_solution(size, table_cache):
+    # Past the deadline the beam searches stop at once; three-cycles finish each stage.
+    state = _scrambled(size, 40)
+    quick = solve_detailed(state, timeout=0)
+    assert _is_solved(apply_moves(state, quick.moves), size)
+    assert len(quick.moves) > len(solve_detailed(state).moves)
