@@ -393,7 +393,8 @@ def _pairing_turns(size: int) -> MacroSet:
     slices = [
         Move(face, layer, layer, turns)
         for face in FACES
-        for layer in range(2, size // 2 + 1)
+        for layer in range(2, (size + 1) // 2 + 1)
+        if not (size % 2 and layer == (size + 1) // 2 and face in "DLB")
         for turns in (1, 2, 3)
     ]
     middles = [(o,) for o in outer]
