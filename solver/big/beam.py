@@ -10,17 +10,6 @@ states still need. It returns the path and finish with the fewest moves in all.
 The states are the stickers one stage cares about (:func:`restricted`), as bytes, so
 a whole depth is one NumPy gather: ``width * len(macros)`` states at once.
 
-Examples
---------
->>> from cubescan.solver.moves import Move, apply_moves, format_moves, solved_facelets
->>> turns = macro_set([(Move(face, 1, 1, t),) for face in "URFDLB" for t in (1, 2, 3)], 3)
->>> start = apply_moves(solved_facelets(3), "R U")
->>> def placed(states):
-...     return (states == np.frombuffer(solved_facelets(3).encode(), np.uint8)).sum(axis=-1)
->>> def finish(text):  # knows two states only: the solved cube, and R U from it
-...     return {solved_facelets(3): [], start: [Move("U", turns=3), Move("R", turns=3)]}.get(text)
->>> format_moves(beam_search(apply_moves(start, "F"), turns, np.arange(54), placed, finish, 20))
-"F' U' R'"
 """
 
 from __future__ import annotations
@@ -157,6 +146,19 @@ def beam_search(
     ------
     ValueError
         No state the search reached (the start included) could be finished.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import Move, apply_moves, format_moves, solved_facelets
+    >>> turns = macro_set([(Move(face, 1, 1, t),) for face in "URFDLB" for t in (1, 2, 3)], 3)
+    >>> goal = np.frombuffer(solved_facelets(3).encode(), np.uint8)
+    >>> def placed(states):
+    ...     return (states == goal).sum(axis=-1)
+    >>> def finish(text):  # finishes the solved cube only
+    ...     return [] if text == solved_facelets(3) else None
+    >>> start = apply_moves(solved_facelets(3), "R U2")
+    >>> format_moves(beam_search(start, turns, np.arange(54), placed, finish, width=10))
+    "U2 R'"
     """
     full = np.frombuffer(text.encode(), dtype=np.uint8)
     sub_perms = restricted(macros, stickers)

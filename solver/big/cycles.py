@@ -72,7 +72,18 @@ class CycleBook:
 
     @cached_property
     def lengths(self) -> np.ndarray:
-        """Length of each cycle's sequence, in moves."""
+        """Length of each cycle's sequence, in moves (computed once).
+
+        Returns
+        -------
+        numpy.ndarray
+            One int per cycle.
+
+        Examples
+        --------
+        >>> int(cycle_book(5, "centres U7").lengths.min())
+        8
+        """
         return np.array([len(m) for m in self.moves])
 
 
