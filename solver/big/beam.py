@@ -9,7 +9,6 @@ states still need. It returns the path and finish with the fewest moves in all.
 
 The states are the stickers one stage cares about (:func:`restricted`), as bytes, so
 a whole depth is one NumPy gather: ``width * len(macros)`` states at once.
-
 """
 
 from __future__ import annotations
