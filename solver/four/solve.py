@@ -29,8 +29,7 @@ from functools import cache
 
 import numpy as np
 
-from cubescan.solver.big.cycles import cycle_books
-from cubescan.solver.big.reduce import pair_edges, solve_orbit, wing_targets
+from cubescan.solver.big.reduce import pair_edges, solve_centers
 from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.model import WING_START, pieces_of
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, patterns
@@ -49,9 +48,10 @@ CENTER_NODES = 500_000
 """Nodes the centre search may spend looking for an even wing permutation (about 0.7 s
 on one core of the 2-core machine the benchmarks ran on).
 
-Past them, the centres are solved without that goal (in four times as many nodes, or
-else by three-cycles) and, when the wings are left odd, :data:`OLL_PARITY_FIX` follows:
-15 more moves, instead of a search that can run for a minute.
+Past them, the centres are solved without that goal in four times as many nodes (and
+when the wings are left odd, :data:`OLL_PARITY_FIX` follows: 15 more moves, instead of a
+search that can run for a minute), or else by the big cubes' centre stage
+(:func:`cubescan.solver.big.reduce.solve_centers`).
 """
 
 
@@ -71,7 +71,7 @@ def center_budget(timeout: float | None) -> int:
     -------
     int
         :data:`CENTER_NODES`, or what a fifth of ``timeout`` allows when that is less
-        (past it, three-cycles finish the centres).
+        (past it, the big cubes' centre stage finishes the centres).
 
     Examples
     --------
@@ -187,9 +187,9 @@ def reduce_to_3x3(
     if found is None:
         found = search(phases["centers-any-wings"], pieces, 4 * center_nodes)
     if found is None:
-        # A deep centre position: three-cycles of centres finish it in milliseconds.
-        _, moves = solve_orbit(text, cycle_books(SIZE)["centres U6"], wing_targets(text))
-        found = (moves, 0)
+        # A deep centre position: the big cubes' centre stage (beam search, three-cycles,
+        # a slice turn when the wings are odd) finishes it in a fraction of a second.
+        found = (solve_centers(text, deadline), 0)
     centers += found[0]
     facelets = apply_moves(facelets, found[0])
     # From here on the orientation is fixed: the one whose centres are solved.

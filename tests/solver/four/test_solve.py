@@ -51,9 +51,9 @@ def test_the_parity_states_are_solved(facelets, table_cache):
     assert _is_solved(after)
 
 
-def test_centres_past_the_search_budget_are_finished_by_three_cycles(table_cache):
-    # With no nodes to spend, both centre searches give up at once: the three-cycles
-    # and, for odd wings, the parity sequence must still leave a solvable reduction.
+def test_centres_past_the_search_budget_are_finished_by_the_big_cubes_stage(table_cache):
+    # With no nodes to spend, both centre searches give up at once: the big cubes'
+    # centre stage (with its parity slice) must still leave a solvable reduction.
     rng = random.Random(5)
     for _ in range(3):
         facelets = apply_moves(solved_facelets(4), [rng.choice(layer_moves(4)) for _ in range(40)])
@@ -66,7 +66,7 @@ def test_centres_past_the_search_budget_are_finished_by_three_cycles(table_cache
 
 def test_a_timeout_of_zero_still_gives_a_checked_solution(table_cache):
     # A timeout shrinks the centre searches' budget to nothing and cuts the 3x3 stage
-    # short: the answer comes from the three-cycles and the best 3x3 found, verified.
+    # short: the answer comes from three-cycles and the best 3x3 found, verified.
     rng = random.Random(6)
     facelets = apply_moves(solved_facelets(4), [rng.choice(layer_moves(4)) for _ in range(40)])
     result = solve_detailed(facelets, timeout=0.0)
