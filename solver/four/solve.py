@@ -48,7 +48,7 @@ CENTER_NODES = 500_000
 """Nodes the centre search may spend looking for an even wing permutation (about 0.7 s
 on one core of the 2-core machine the benchmarks ran on).
 
-Past them, the centres are solved without that goal in four times as many nodes (and
+Past them, the centres are solved without that goal in twice as many nodes (and
 when the wings are left odd, :data:`OLL_PARITY_FIX` follows: 15 more moves, instead of a
 search that can run for a minute), or else by the big cubes' centre stage
 (:func:`cubescan.solver.big.reduce.solve_centers`).
@@ -154,11 +154,11 @@ def reduce_to_3x3(
     facelets
         96 face letters of a 4x4 that passed validation.
     center_nodes
-        Node budget of the even-wing centre search (the plain one gets four times as
+        Node budget of the even-wing centre search (the plain one gets twice as
         many); a smaller budget trades moves for time (see :data:`CENTER_NODES`).
     deadline
-        A ``time.monotonic()`` value past which the edge pairing stops searching
-        (:func:`cubescan.solver.big.reduce.pair_edges`).
+        A ``time.monotonic()`` value past which the beam searches (the edge pairing,
+        and the centres past both budgets) stop deepening.
 
     Returns
     -------
@@ -185,7 +185,7 @@ def reduce_to_3x3(
     parity_only = heuristic(phases["centers"], pieces) == 0 and _wings_odd(pieces)
     found = None if parity_only else search(phases["centers"], pieces, center_nodes)
     if found is None:
-        found = search(phases["centers-any-wings"], pieces, 4 * center_nodes)
+        found = search(phases["centers-any-wings"], pieces, 2 * center_nodes)
     if found is None:
         # A deep centre position: the big cubes' centre stage (beam search, three-cycles,
         # a slice turn when the wings are odd) finishes it in a fraction of a second.
