@@ -327,7 +327,14 @@ def _parity_and_centres(text: str) -> list[Move]:
         if _wing_permutation_is_odd(text, size, orbit, target):
             moves.append(_parity_slice(size, orbit))
             text = apply_moves(text, moves[-1:])
-    for orbit in _orbits(size, "center"):
+    return moves + _solve_orbits(text, "center", target)
+
+
+def _solve_orbits(text: str, kind: str, target: np.ndarray) -> list[Move]:
+    """Moves solving every orbit of ``kind`` ("center" or "wing") by three-cycles."""
+    size = size_from_length(len(text))
+    moves: list[Move] = []
+    for orbit in _orbits(size, kind):
         text, found = solve_orbit(text, cycle_books(size)[orbit.name], target)
         moves += found
     return moves
@@ -347,8 +354,8 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     Parameters
     ----------
     text
-        Facelets of a relabelled cube of size 5 to 7 (each face's letter is its
-        centres' colour).
+        Facelets of a relabelled cube of size 4 to 7 (each face's letter is its
+        centres' colour); the 4x4 comes here only past its centre searches' budgets.
     deadline
         A ``time.monotonic()`` value past which the search stops deepening.
 
@@ -454,12 +461,7 @@ def pair_edges(text: str, deadline: float | None = None) -> list[Move]:
         return np.count_nonzero(same[0] & same[1], axis=-1)
 
     def finish(end: str) -> list[Move]:
-        target = wing_targets(end)
-        moves: list[Move] = []
-        for orbit in _orbits(size, "wing"):
-            end, found = solve_orbit(end, cycle_books(size)[orbit.name], target)
-            moves += found
-        return moves
+        return _solve_orbits(end, "wing", wing_targets(end))
 
     macros = _pairing_turns(size)
     return beam_search(text, macros, stickers, paired, finish, PAIRING_WIDTH, deadline)
