@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cubescan.solver.moves import Move, cancel_moves, sequence_permutation
+from cubescan.solver.moves import Move, apply_moves, cancel_moves, sequence_permutation
 
 FINISH_TRIES = 2
 """States per depth handed to the finisher: the best-scoring ones."""
@@ -159,17 +159,17 @@ def beam_search(
     >>> format_moves(beam_search(start, turns, np.arange(54), placed, finish, width=10))
     "U2 R'"
     """
-    full = np.frombuffer(text.encode(), dtype=np.uint8)
     sub_perms = restricted(macros, stickers)
     best = finish(text)
     limit = max_moves if best is None else len(best)
-    states, cost = full[stickers][None], np.zeros(1, dtype=int)
+    states = np.frombuffer(text.encode(), dtype=np.uint8)[stickers][None]
+    cost = np.zeros(1, dtype=int)
     parents: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent row, macro)
-    stale = 0
-    while cost.min() < limit and (deadline is None or time.monotonic() < deadline):
-        stale += 1
-        if stale > patience:
+    stale = 0  # depths since the best total last shrank
+    while stale < patience and cost.min() < limit:
+        if deadline is not None and time.monotonic() >= deadline:
             break
+        stale += 1
         grown = states[:, sub_perms].reshape(-1, len(stickers))
         grown_cost = (cost[:, None] + macros.lengths[None]).ravel()
         order = np.lexsort((grown_cost, -score(grown)))
@@ -181,11 +181,10 @@ def beam_search(
         parents.append((rows, macro))
         states, cost = grown[keep], grown_cost[keep]
         for row in range(min(FINISH_TRIES, len(keep))):
-            path = _path(parents, row)
-            end = full[_path_permutation(path, macros)].tobytes().decode()
-            moves = finish(end)
+            path = [move for index in _path(parents, row) for move in macros.sequences[index]]
+            moves = finish(apply_moves(text, path))
             if moves is not None and cost[row] + len(moves) < limit:
-                best = [move for index in path for move in macros.sequences[index]] + moves
+                best = path + moves
                 limit = len(best)
                 stale = 0
     if best is None:
@@ -200,11 +199,3 @@ def _path(parents: list[tuple[np.ndarray, np.ndarray]], row: int) -> list[int]:
         path.append(int(macro[row]))
         row = int(rows[row])
     return path[::-1]
-
-
-def _path_permutation(path: list[int], macros: MacroSet) -> np.ndarray:
-    """``new = old[perm]`` for the macros ``path``, one after another."""
-    perm = np.arange(macros.permutations.shape[1])
-    for index in path:
-        perm = perm[macros.permutations[index]]
-    return perm
