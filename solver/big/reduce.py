@@ -46,7 +46,6 @@ from cubescan.solver.moves import (
     Move,
     apply_moves,
     move_permutation,
-    sequence_permutation,
     size_from_length,
 )
 from cubescan.solver.stages import SolveStage
@@ -409,13 +408,15 @@ def _pairing_turns(size: int) -> MacroSet:
     sequences = [(o,) for o in outer]
     sequences += [(s, *m, s.inverse) for s in slices for m in middles if m[0].face != s.face]
     # Keep those that leave every centre sticker on its own face.
+    candidates = macro_set(sequences, size)
     centers = _center_stickers(size)
     face = np.arange(6 * size * size) // (size * size)
-    keeps = [
-        bool((face[sequence_permutation(seq, size)[centers]] == face[centers]).all())
-        for seq in sequences
-    ]
-    return macro_set([seq for seq, keep in zip(sequences, keeps, strict=True) if keep], size)
+    keep = (face[candidates.permutations[:, centers]] == face[centers]).all(axis=1)
+    return MacroSet(
+        tuple(seq for seq, kept in zip(sequences, keep, strict=True) if kept),
+        candidates.permutations[keep],
+        candidates.lengths[keep],
+    )
 
 
 def pair_edges(text: str, deadline: float | None = None) -> list[Move]:
