@@ -249,18 +249,19 @@ def _order_indices(size: int) -> tuple[np.ndarray, np.ndarray]:
     return orders, shown[..., 0] * 36 + shown[..., 1] * 6 + shown[..., 2]
 
 
-def _letter_order(cost: np.ndarray, size: int) -> np.ndarray:
+def _letter_order(cost: np.ndarray, size: int, sure: np.ndarray) -> np.ndarray:
     """Which colour column each face letter should take: the order under which the corners
     are likeliest real pieces.
 
-    An odd cube's letters are its centres'; an even cube's come from colour names or one
-    corner, either of which a washed-out light can get wrong. Unless the corners already
-    read as eight different real pieces, every order of the six colours is scored by each
-    corner slot's best real piece (or its stickers as read, at :data:`NOT_A_PIECE`); the
-    identity wins ties.
+    An even cube's letters come from colour names or one corner, either of which a
+    washed-out light can get wrong. An odd cube's letters are its centres', and a centre
+    sticker read between two colours (red and orange under a lamp) can give both colours
+    each other's letter: every corner then reads mirrored. Unless the corners already read
+    as eight different real pieces, every order of the six colours is scored by each corner
+    slot's best real piece (or its stickers as read, at :data:`NOT_A_PIECE`), plus on an odd
+    cube its centres' cost under the order; a ``sure`` centre keeps its colour, so centre
+    caps that really were swapped stay a fault. The identity wins ties.
     """
-    if size % 2:
-        return np.arange(6)
     corners = piece_orbits(size)[0]
     sticker_cost = cost[corners.slots]  # (8, 3, 6)
     orders, index = _order_indices(size)
@@ -277,7 +278,13 @@ def _letter_order(cost: np.ndarray, size: int) -> np.ndarray:
     ).reshape(8, 216)
     # (8, 720): each slot's best real corner under each order, or its stickers as read.
     per_slot = np.minimum(triples[:, index].min(axis=2), as_read[:, None])
-    return orders[int(np.argmin(per_slot.sum(axis=0)))]
+    score = per_slot.sum(axis=0)
+    if size % 2:
+        centers = np.arange(6) * size * size + size * size // 2
+        score = score + cost[centers[None, :], orders].sum(axis=1)
+        fixed = np.flatnonzero(sure[centers])
+        score[(orders[:, fixed] != fixed).any(axis=1)] = np.inf
+    return orders[int(np.argmin(score))]
 
 
 def _tied(log_likelihood: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -361,10 +368,6 @@ def name_by_pieces(classification: Classification, lab: np.ndarray) -> Classific
     lab = np.asarray(lab, dtype=float)
     log_likelihood = np.asarray(classification.log_likelihood, dtype=float)
     letters = np.array([FACES.index(f) for f in classification.facelets])
-    # Which colour carries which letter (even N): the corners' handedness settles it.
-    order = _letter_order(-log_likelihood, size)
-    log_likelihood = log_likelihood[:, order]
-    letters = np.argsort(order)[letters]
     # A sticker read confidently is never recoloured (the repair rule): a real fault stays.
     # Confidently means both: clearly nearest its colour (the repair's confidence) and
     # far likelier under it than under any other (not one that the other colour's
@@ -375,6 +378,10 @@ def name_by_pieces(classification: Classification, lab: np.ndarray) -> Classific
     sure = (classification.confidence >= MAX_REPAIR_CONFIDENCE) & (
         own - others.max(axis=1) >= SURE_ODDS
     )
+    # Which colour carries which letter: the corners' handedness settles it.
+    order = _letter_order(-log_likelihood, size, sure)
+    log_likelihood = log_likelihood[:, order]
+    letters = np.argsort(order)[letters]
     assignment = _assign(-log_likelihood, size, sure, letters)
     for _ in range(ROUNDS - 1):
         if np.array_equal(assignment.labels, letters):

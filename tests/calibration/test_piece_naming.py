@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cubescan.calibration.naming import classify
+from cubescan.calibration.palette import FACES
 from cubescan.calibration.piece_naming import (
     name_by_pieces,
     needs_piece_naming,
@@ -113,6 +114,26 @@ def test_a_pair_the_pieces_cannot_settle_is_unsure():
     others = np.ones(result.confidence.size, dtype=bool)
     others[[white, yellow]] = False
     assert result.confidence[others].min() > 0.5
+
+
+@pytest.mark.parametrize("size", [3, 5, 7])
+@pytest.mark.parametrize("pair", ["RL", "UD"])
+def test_odd_centres_read_past_halfway_do_not_rename_two_colours(size, pair):
+    # Under a lamp, two centres of a confusable pair can each read nearer the other's
+    # colour: the stickers then give the two colours each other's letter and every corner
+    # reads mirrored. The centres are unsure, so the corners' handedness names the colours.
+    rng = np.random.default_rng(size)
+    truth = random_cube(size, rng)
+    lab = render_cube(truth, "cool", rng)
+    letters = np.array(list(truth))
+    first, second = (lab[letters == face].mean(axis=0) for face in pair)
+    centers = [FACES.index(face) * size * size + size * size // 2 for face in pair]
+    lab[centers[0]] = 0.4 * first + 0.6 * second
+    lab[centers[1]] = 0.4 * second + 0.6 * first
+    named = classify(lab)
+    assert named.facelets != truth and not validate(named.facelets).valid
+    result = name_by_pieces(named, lab)
+    assert result.facelets == truth
 
 
 def test_a_mirrored_corner_stays_unless_its_stickers_read_halfway():
