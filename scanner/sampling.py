@@ -69,14 +69,6 @@ _MIN_HUE_CHROMA = 6.0  # an inner sample paler than this has no hue to follow (a
 # strongest. A neighbour's colour seen past a misplaced box, or skin over the sticker, is not
 # the sticker under added light and fails this.
 _ADDED_GREY = 0.3
-# A sticker overexposed in the middle reads near white whatever its colour: its clipped pixels
-# lost their chroma (a pale yellow's 250,252,245 against a white's 252,252,247). Its rim, where
-# the blur towards the black gap keeps it under the clip, still shows the hue. Such a cell
-# (most inner points at least _CLIPPED_L, and near grey) takes its chroma from the wider
-# patch's points between the gap's darkness and the clip.
-_CLIPPED_L = 97.0
-_GAP_L = 50.0
-_CLIPPED_SHARE = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,30 +241,6 @@ def _unglared_colors(
     return samples, spread
 
 
-def _unclipped_chroma(
-    samples: np.ndarray, inner: tuple[np.ndarray, np.ndarray], wide: tuple[np.ndarray, np.ndarray]
-) -> np.ndarray:
-    """Cells clipped to near white in the middle, their chroma read from their rim.
-
-    ``inner`` and ``wide`` are the (C, P, 3) points and (C, P) validity of each cell's inner
-    and wider patch. Where most inner points are at or above :data:`_CLIPPED_L` and the
-    sample is near grey, its a* and b* become the mean of the wider patch's points between
-    :data:`_GAP_L` and the clip (at least three of them); the lightness stays.
-    """
-    points, valid = inner
-    clipped = ((points[..., 0] >= _CLIPPED_L) & valid).sum(axis=1) >= _CLIPPED_SHARE * valid.sum(1)
-    clipped &= np.hypot(samples[:, 1], samples[:, 2]) < _MIN_HUE_CHROMA
-    wide_points, wide_valid = wide
-    rim = wide_valid & (wide_points[..., 0] > _GAP_L) & (wide_points[..., 0] < _CLIPPED_L)
-    clipped &= rim.sum(axis=1) >= _MIN_POINTS
-    if not clipped.any():
-        return samples
-    samples = samples.copy()
-    weights = rim[clipped, :, None]
-    samples[clipped, 1:] = (wide_points[clipped, :, 1:] * weights).sum(1) / weights.sum(1)
-    return samples
-
-
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Median along axis 1 of the entries where ``mask`` (C, P) is true, per row.
 
@@ -367,9 +335,9 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     pixels_lab = bgr_to_lab(pixels)
     inner = pixels_lab[:, :inner_count], valid[:, :inner_count]
     lab, spread = robust_colors(*inner)
-    wide = pixels_lab[:, inner_count:], valid[:, inner_count:]
-    lab, spread = _unglared_colors(lab, spread, inner, wide)
-    lab = _unclipped_chroma(lab, inner, wide)
+    lab, spread = _unglared_colors(
+        lab, spread, inner, (pixels_lab[:, inner_count:], valid[:, inner_count:])
+    )
     bgr = np.zeros((len(cells), 3), np.uint8)
     seen = np.isfinite(lab).all(axis=1)
     if seen.any():
