@@ -32,6 +32,11 @@ from cubescan.calibration.colorspace import (
 _L_WEIGHT = 1.0
 # Floor of the per-colour spread (ΔE): stops a tight cluster from claiming certainty.
 _MIN_SPREAD = 2.5
+#: Prior odds that a sticker's reading carries a specular highlight the sampler kept.
+GLARE_ODDS = 0.05
+#: Strongest highlight considered, as a share of the light a white sticker reflects: the
+#: sampler rejects most of a highlight, and one that floods a sticker leaves no colour to name.
+MAX_GLARE = 0.35
 # Degrees of freedom of the Student-t sticker likelihood.
 STUDENT_DOF = 4.0
 
@@ -321,13 +326,19 @@ def _log_likelihood(features: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def color_log_likelihood(
-    features: np.ndarray, labels: np.ndarray, mask: np.ndarray | None = None
+    features: np.ndarray,
+    labels: np.ndarray,
+    mask: np.ndarray | None = None,
+    glare_toward: int | None = None,
 ) -> np.ndarray:
     """Student-t log-likelihood of every reading under each of six colours fitted to labels.
 
     Each colour's mean and covariance are fitted to the readings given it (only those where
     ``mask`` holds, when given); the covariances are shrunk towards the pooled isotropic
     spread (at least :data:`_MIN_SPREAD`), so a colour with few readings stays sensible.
+    With ``glare_toward``, a reading may also be its colour plus a highlight: up to
+    :data:`MAX_GLARE` of that colour's light (in XYZ) added, at prior odds
+    :data:`GLARE_ODDS`. A red under a lamp's highlight then stays likelier red than orange.
 
     Parameters
     ----------
@@ -337,6 +348,9 @@ def color_log_likelihood(
         (M,) colour of each reading, 0 to 5; every colour must have a reading the mask keeps.
     mask
         Readings to fit the colours to; None for all of them.
+    glare_toward
+        The column of the colour that shows the light (white), when the readings are CIELAB
+        and highlights should be allowed for; None for none.
 
     Returns
     -------
@@ -361,9 +375,23 @@ def color_log_likelihood(
     # Shrink each cluster's own covariance towards the pooled isotropic one.
     prior_weight = 6.0
     cov = (scatter + prior_weight * pooled * np.eye(3)) / (counts + prior_weight)[:, None, None]
+    inverse = np.linalg.inv(cov)
+    det = np.linalg.det(cov)[None, :]
     diff = features[None, :, :] - means[:, None, :]
-    maha = ((diff @ np.linalg.inv(cov)) * diff).sum(axis=2).T
-    return student_t_log_density(maha, np.linalg.det(cov)[None, :])
+    maha = ((diff @ inverse) * diff).sum(axis=2).T
+    plain = student_t_log_density(maha, det)
+    if glare_toward is None:
+        return plain
+    # A highlight adds some of the light (as the white stickers show it) to a reading.
+    amounts = np.linspace(0.0, MAX_GLARE, 8)[1:]
+    xyz = lab_to_xyz(means)
+    glared = xyz_to_lab(xyz[None] + amounts[:, None, None] * xyz[glare_toward][None, None, :])
+    diff = features[None, None, :, :] - glared[:, :, None, :]  # (A, 6, M, 3)
+    maha_glared = ((diff @ inverse[None]) * diff).sum(axis=3).min(axis=0).T
+    return np.logaddexp(
+        plain + np.log1p(-GLARE_ODDS),
+        student_t_log_density(maha_glared, det) + np.log(GLARE_ODDS),
+    )
 
 
 def student_t_log_density(maha: np.ndarray, det: np.ndarray) -> np.ndarray:

@@ -22,6 +22,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from cubescan.calibration.clustering import (
+    GLARE_ODDS,
+    MAX_GLARE,
     STUDENT_DOF,
     balanced_labels,
     cluster_cube,
@@ -63,11 +65,6 @@ _COLOR_OF_STANDARD_FACE = {face: color for color, face in STANDARD_FACE_OF_COLOR
 # Typical residual (log cone response) of a sticker around its face's light model: reading
 # noise plus sticker-to-sticker dye differences; larger residuals are reweighted (Cauchy).
 _GAIN_RESIDUAL = 0.1
-# Prior odds that a sticker's reading carries a specular highlight the sampler kept.
-_GLARE_ODDS = 0.05
-# Strongest highlight considered, as a share of the light a white sticker reflects: the
-# sampler rejects most of a highlight, and one that floods a sticker leaves no colour to name.
-_MAX_GLARE = 0.35
 
 
 def _profile_gains(
@@ -156,7 +153,7 @@ def _glare_log_likelihood(
     A specular highlight adds some of the light itself to a sticker's reading: in cone space
     the reading is the sticker's expected colour plus a non-negative amount of the light's
     colour (white's, on that face). Each reading is scored both as it is and with the amount
-    of glare (up to _MAX_GLARE) that best explains it, the two mixed by the prior odds of
+    of glare (up to MAX_GLARE) that best explains it, the two mixed by the prior odds of
     glare. Glare only ever moves a colour towards the light, so a pale reading between a
     colour and white is that colour glared, never white.
 
@@ -178,7 +175,7 @@ def _glare_log_likelihood(
     numpy.ndarray
         Log-likelihoods (n, k).
     """
-    amounts = np.linspace(0.0, _MAX_GLARE, 8)
+    amounts = np.linspace(0.0, MAX_GLARE, 8)
     glare = expected_cones[:, white, :]
     # Expected Lab of each colour on each face under each amount of glare: (amounts, 6, k, 3).
     glared = xyz_to_lab(
@@ -188,8 +185,8 @@ def _glare_log_likelihood(
     maha = _quadratic_form(lab[None, :, None, :] - glared[:, face], inverse)
     det = np.exp(log_det)[None, :]
     return np.logaddexp(
-        student_t_log_density(maha[0], det) + np.log1p(-_GLARE_ODDS),
-        student_t_log_density(maha[1:].min(axis=0), det) + np.log(_GLARE_ODDS),
+        student_t_log_density(maha[0], det) + np.log1p(-GLARE_ODDS),
+        student_t_log_density(maha[1:].min(axis=0), det) + np.log(GLARE_ODDS),
     )
 
 

@@ -287,6 +287,11 @@ def _letter_order(cost: np.ndarray, size: int, sure: np.ndarray) -> np.ndarray:
     return orders[int(np.argmin(score))]
 
 
+def _white_column(means: np.ndarray) -> int:
+    """The colour that shows the light: the lightest for its paleness (CIELAB means, 6 x 3)."""
+    return int(np.argmax(means[:, 0] - 2.0 * np.hypot(means[:, 1], means[:, 2])))
+
+
 def _tied(log_likelihood: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Stickers whose label is not clearly likelier than every other colour (by
     :data:`_CERTAIN_MARGIN` nats): they do not shape the colours fitted for the next round."""
@@ -384,16 +389,16 @@ def name_by_pieces(classification: Classification, lab: np.ndarray) -> Classific
     letters = np.argsort(order)[letters]
     assignment = _assign(-log_likelihood, size, sure, letters)
     for _ in range(ROUNDS - 1):
-        if np.array_equal(assignment.labels, letters):
-            # The pieces agree with the stickers: the colours fitted to them stand.
-            break
-        # The light and the colours again, from the cube as its pieces name it.
+        # The light and the colours again, from the cube as its pieces name it, now allowing
+        # for highlights: even when the pieces agree with the stickers, a glared red read as
+        # orange and an orange read as red still make real pieces; only the colours tell.
         labels = assignment.labels
         features = equalise_faces(lab, labels, size)
         certain = assignment.on_piece & ~_tied(log_likelihood, labels)
         if np.bincount(labels[certain], minlength=6).min() < 2:
             certain = np.ones_like(certain)
-        log_likelihood = color_log_likelihood(features, labels, certain)
+        white = _white_column(cluster_means(features, labels, certain))
+        log_likelihood = color_log_likelihood(features, labels, certain, glare_toward=white)
         previous, assignment = assignment, _assign(-log_likelihood, size, sure, letters)
         if np.array_equal(assignment.labels, previous.labels):
             break

@@ -100,7 +100,8 @@ class ViewsReport:
     conflicts
         Faces shown twice that read differently: a line each, naming the stickers.
     ambiguous
-        True when another placement of the photos also gives a sound cube.
+        True when another placement of the photos also gives a sound cube, another one,
+        with no more stickers the pieces leave unsure.
     """
 
     cube: CubeReport
@@ -327,15 +328,21 @@ def _read_views(photos: Sequence[PhotoFaces], profile: Profile | None, solve: bo
             continue
         broken = sum(p.code not in ("corner-twist", "edge-flip", "permutation-parity")
                      for p in report.validation.problems)  # fmt: skip
-        readings.append(((not report.valid, broken, len(report.validation.problems)), report, seen))
+        unsure = len(report.unsure_stickers)
+        score = (not report.valid, broken, len(report.validation.problems), unsure)
+        readings.append((score, report, seen))
     if not readings:
         raise refused
     best = min(range(len(readings)), key=lambda r: readings[r][0])
     _, report, seen = readings[best]
-    # Another placement read as a sound cube is an ambiguity when it is another cube (a
-    # cube alike from several sides, such as a solved one, gives the same cube each way).
+    # Another placement read as a sound cube, with no more stickers the pieces leave unsure,
+    # is an ambiguity when it is another cube (a cube alike from several sides, such as a
+    # solved one, gives the same cube each way). One that is sound only by stickers read
+    # halfway fits the photos less well than the best.
     ambiguous = report.valid and any(
-        not score[0] and not same_cube(other.facelets, report.facelets)
+        not score[0]
+        and score[3] <= len(report.unsure_stickers)
+        and not same_cube(other.facelets, report.facelets)
         for score, other, _ in readings
     )
     faces = tuple(

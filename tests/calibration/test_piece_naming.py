@@ -8,6 +8,7 @@ from faults import FAULT_CASES_NXN, reassembly_fault_nxn
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from cubescan.calibration.colorspace import lab_to_xyz, xyz_to_lab
 from cubescan.calibration.naming import classify
 from cubescan.calibration.palette import FACES
 from cubescan.calibration.piece_naming import (
@@ -82,6 +83,24 @@ def test_corner_stickers_that_read_as_the_other_pale_colour_are_named_as_pieces_
         lab[index] = (white + yellow) / 2
     named = classify(lab)
     assert name_by_pieces(named, lab).facelets == truth
+
+
+# Derandomized, as above.
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(4, 7), amount=st.floats(0.15, 0.3))
+def test_a_glared_red_beside_the_oranges_is_named_red(seed, size, amount):
+    # A highlight adds the lamp's light to a red centre sticker: lighter and paler, it reads
+    # as an orange, and an orange of its orbit as red, both ways real pieces. Only a colour
+    # model that allows for highlights names them.
+    rng = np.random.default_rng(seed)
+    truth = random_cube(size, rng)
+    lab = render_cube(truth, "lamp", rng)
+    assume(name_by_pieces(classify(lab), lab).facelets == truth)
+    letters = np.array(list(truth))
+    red = next(i for i in center_orbits(size)[0].facelets if truth[i] == "R")
+    light = lab_to_xyz(lab[letters == "U"]).mean(axis=0)
+    lab[red] = xyz_to_lab(lab_to_xyz(lab[red]) + amount * light)
+    assert name_by_pieces(classify(lab), lab).facelets == truth
 
 
 @pytest.mark.parametrize(("size", "fault"), FAULT_CASES_NXN)
