@@ -7,9 +7,10 @@ the trimmed median of the rest is the sample. When a highlight floods the whole 
 patch, the sample is a pale, light mix of the sticker's colour and the light's: if the
 wider patch (the middle 90% of the cell) shows the same hue much more chromatic where the
 highlight does not reach, and the inner sample is that colour plus a near-grey light, the
-cell is read from there instead. The spread (median distance of the inner patch from the
-sample, in ΔE) says how uniform the patch was: high for a glared, occluded or mis-placed
-cell.
+cell is read from there instead. A cell overexposed to near white in the middle takes a
+hint of its rim's hue, when that is warm: a clipped yellow's only trace of yellow. The
+spread (median distance of the inner patch from the sample, in ΔE) says how uniform the
+patch was: high for a glared, occluded or mis-placed cell.
 
 The patches are read all at once, as one small image: each cell's inner and wider patches
 are resampled onto squares of at most 12 x 12 points (about one point per pixel of the
@@ -69,6 +70,20 @@ _MIN_HUE_CHROMA = 6.0  # an inner sample paler than this has no hue to follow (a
 # strongest. A neighbour's colour seen past a misplaced box, or skin over the sticker, is not
 # the sticker under added light and fails this.
 _ADDED_GREY = 0.3
+# A sticker overexposed in the middle reads near white whatever its colour: its clipped pixels
+# lost their chroma (a pale yellow's 250,252,245 against a white's 252,252,247). Its rim, where
+# the blur towards the black gap keeps it under the clip, still shows the hue, mixed with the
+# lens's colour fringes (bluish on a white) and what lies beyond the gap. So a cell whose inner
+# points are mostly at least _CLIPPED_L, and near grey, takes the hue of the wider patch's
+# points between the gap's darkness and the clip when that hue is warm (the colours a lamp
+# clips to white are yellow and orange; no cube colour clips to a pale blue), with at most
+# _RIM_CHROMA of chroma: enough for the whole cube's clustering to tell a clipped yellow from
+# a clipped white, too little to make a near-white another colour on its own (whites balanced
+# to their face keep up to 5.7, the 99th percentile on the labelled real faces).
+_CLIPPED_L = 97.0
+_GAP_L = 50.0
+_CLIPPED_SHARE = 0.5
+_RIM_CHROMA = 5.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,6 +256,39 @@ def _unglared_colors(
     return samples, spread
 
 
+def _unclipped_chroma(
+    samples: np.ndarray, inner: tuple[np.ndarray, np.ndarray], wide: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """Cells clipped to near white in the middle, a hint of their hue read from their rim.
+
+    ``inner`` and ``wide`` are the (C, P, 3) points and (C, P) validity of each cell's inner
+    and wider patch. Where most inner points are at or above :data:`_CLIPPED_L` and the
+    sample is near grey, the mean a* and b* of the wider patch's points between
+    :data:`_GAP_L` and the clip (at least three of them), when warm (b* > 0), become the
+    sample's, with the chroma capped at :data:`_RIM_CHROMA`; the lightness stays.
+    """
+    points, valid = inner
+    clipped = ((points[..., 0] >= _CLIPPED_L) & valid).sum(axis=1) >= _CLIPPED_SHARE * valid.sum(1)
+    clipped &= np.hypot(samples[:, 1], samples[:, 2]) < _MIN_HUE_CHROMA
+    wide_points, wide_valid = wide
+    rim = wide_valid & (wide_points[..., 0] > _GAP_L) & (wide_points[..., 0] < _CLIPPED_L)
+    clipped &= rim.sum(axis=1) >= _MIN_POINTS
+    if not clipped.any():
+        return samples
+    weights = rim[clipped, :, None]
+    chroma = (wide_points[clipped, :, 1:] * weights).sum(axis=1) / weights.sum(axis=1)
+    warm = chroma[:, 1] > 0.0
+    if not warm.any():
+        return samples
+    chroma = chroma[warm]
+    size = np.hypot(chroma[:, 0], chroma[:, 1])
+    samples = samples.copy()
+    samples[np.flatnonzero(clipped)[warm], 1:] = (
+        chroma * np.minimum(1.0, _RIM_CHROMA / size)[:, None]
+    )
+    return samples
+
+
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Median along axis 1 of the entries where ``mask`` (C, P) is true, per row.
 
@@ -335,9 +383,9 @@ def sample_cells(frame: np.ndarray, cells: np.ndarray) -> ColorSamples:
     pixels_lab = bgr_to_lab(pixels)
     inner = pixels_lab[:, :inner_count], valid[:, :inner_count]
     lab, spread = robust_colors(*inner)
-    lab, spread = _unglared_colors(
-        lab, spread, inner, (pixels_lab[:, inner_count:], valid[:, inner_count:])
-    )
+    wide = pixels_lab[:, inner_count:], valid[:, inner_count:]
+    lab, spread = _unglared_colors(lab, spread, inner, wide)
+    lab = _unclipped_chroma(lab, inner, wide)
     bgr = np.zeros((len(cells), 3), np.uint8)
     seen = np.isfinite(lab).all(axis=1)
     if seen.any():

@@ -193,3 +193,33 @@ def test_a_tinted_white_beside_a_neighbour_of_its_tint_stays_white(sticker, neig
     clean, _ = _box_image(sticker)
     lab = sample_cells(image, box).lab[0]
     assert np.linalg.norm(lab - sample_cells(clean, box).lab[0]) < 3
+
+
+def clipped_sticker(rim_bgr: tuple[int, int, int]) -> np.ndarray:
+    """A 40 px sticker on black, overexposed to near white in the middle, ``rim_bgr`` where
+    the blur towards the gap keeps it under the clip."""
+    frame = np.zeros((60, 60, 3), np.uint8)
+    frame[10:50, 10:50] = rim_bgr
+    frame[14:46, 14:46] = (247, 252, 250)
+    return frame
+
+
+def test_a_sticker_clipped_to_white_takes_a_hint_of_its_rims_warm_hue():
+    # A pale yellow and a white, clipped alike in the middle: only the rim tells them apart.
+    # A white's rim shows the lens's bluish fringe, which is no colour of the sticker.
+    box = np.array([[[10.0, 10.0], [50.0, 10.0], [50.0, 50.0], [10.0, 50.0]]])
+    middle = bgr_to_lab(np.array([247, 252, 250], np.uint8))
+    yellow = sample_cells(clipped_sticker((120, 190, 200)), box).lab[0]
+    blue_rim = sample_cells(clipped_sticker((215, 185, 170)), box).lab[0]
+    assert yellow[0] == pytest.approx(middle[0]) and yellow[2] > 3.0
+    assert np.hypot(yellow[1], yellow[2]) == pytest.approx(5.0)
+    assert blue_rim == pytest.approx(middle)
+
+
+def test_a_clipped_colour_and_an_unclipped_white_keep_their_samples():
+    box = np.array([[[10.0, 10.0], [50.0, 10.0], [50.0, 50.0], [10.0, 50.0]]])
+    frame = clipped_sticker((120, 190, 200))
+    frame[14:46, 14:46] = (60, 230, 255)  # a yellow clipped in red only: still yellow
+    assert sample_cells(frame, box).lab[0][2] == pytest.approx(bgr_to_lab(frame[30, 30])[2])
+    frame[14:46, 14:46] = (200, 205, 200)  # a white under the clip
+    assert sample_cells(frame, box).lab[0] == pytest.approx(bgr_to_lab(frame[30, 30]))

@@ -1,12 +1,20 @@
-"""`cubescan check --expect/--scramble`: which pieces differ from the expected state."""
+"""`cubescan check`: which pieces differ from the expected state (--expect/--scramble), and
+the verdict as printed."""
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
-from cubescan.scanner.cli.check import mismatched_pieces
+from cubescan.scanner.cli.check import mismatched_pieces, print_verdict
+from cubescan.scanner.pipeline.check import cube_report
 from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
+from cubescan.solver.slots import center_orbits
+from cubescan.synth.colors import random_cube, render_cube
 
 
 @settings(max_examples=60, deadline=None)
@@ -24,3 +32,22 @@ def test_centers_moved_among_themselves_are_a_mismatch():
     # and wing home: compared piece by piece only, it would pass for solved.
     inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")
     assert mismatched_pieces(inner, solved_facelets(4), 4) == ["U11", "R7", "F7", "D7", "L6", "B6"]
+
+
+def test_a_valid_cube_with_stickers_the_pieces_cannot_settle_says_so():
+    # A white and a yellow centre of one orbit read halfway between the two: every piece is
+    # real either way round, so the verdict stands but both stickers are named as unsure.
+    rng = np.random.default_rng(3)
+    truth = random_cube(4, rng)
+    lab = render_cube(truth, "cool", rng)
+    orbit = center_orbits(4)[0].facelets
+    white = next(i for i in orbit if truth[i] == "U")
+    yellow = next(i for i in orbit if truth[i] == "D")
+    pale = (lab[white] + lab[yellow]) / 2
+    lab[white], lab[yellow] = pale + 0.25, pale - 0.25
+    report = cube_report([lab[16 * f : 16 * f + 16] for f in range(6)], solve=False)
+    console = Console(file=io.StringIO(), width=200)
+    print_verdict(console, report)
+    text = console.file.getvalue()
+    assert report.valid and "Solvable." in text
+    assert "Unsure: 2 sticker(s) could be read as another colour" in text

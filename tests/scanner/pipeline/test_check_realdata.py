@@ -1,4 +1,4 @@
-"""End to end on the real tracker photos (2x2, 3x3, 4x4): photos in, cube state out."""
+"""End to end on the real tracker photos (2x2 to 5x5): photos in, cube state out."""
 
 from __future__ import annotations
 
@@ -34,29 +34,13 @@ def test_photos_as_given_give_the_exact_state(realdata, tracker_cubes, size, tab
     assert report.valid
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "issue 52, open: its clipped photos give some yellow stickers the very pixels of "
-        "white ones (BGR 250,252,247 against 252,252,247); the pieces settle the corners "
-        "but not every wing and centre"
-    ),
-)
 def test_the_5x5_under_the_rig_lamp_gives_the_exact_state(realdata, tracker_cubes):
+    # Its photos are clipped: some yellow stickers' middles have the very pixels of white
+    # ones (BGR 250,252,247 against 252,252,247); their rims still show yellow.
     cube = tracker_cubes[5]
     report, _ = check_images([folder_of(realdata, cube)], orientation="net", solve=False)
     assert report.facelets == cube["facelets"]
-
-
-def test_a_misread_5x5_is_not_presented_as_certain(realdata, tracker_cubes):
-    # While the 5x5 is not read exactly, its reading must not pass as sure: stickers are
-    # named as unsure, and the command line says so beside the verdict.
-    folder = folder_of(realdata, tracker_cubes[5])
-    report, _ = check_images([folder], orientation="net", solve=False)
-    if report.facelets != tracker_cubes[5]["facelets"]:
-        assert report.unsure_stickers
-        result = CliRunner().invoke(main, ["check", "--orientation", "net", str(folder)])
-        assert "Unsure:" in result.stdout
+    assert report.valid
 
 
 def test_3x3_in_any_orientation_mode_is_exact(realdata, tracker_cubes, table_cache):
