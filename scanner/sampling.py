@@ -83,7 +83,7 @@ _ADDED_GREY = 0.3
 _CLIPPED_L = 97.0
 _GAP_L = 50.0
 _CLIPPED_SHARE = 0.5
-_RIM_CHROMA = 5.0
+_RIM_CHROMA = 4.0
 
 
 @dataclass(frozen=True, eq=False)
