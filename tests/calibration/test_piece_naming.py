@@ -7,6 +7,7 @@ import pytest
 from faults import FAULT_CASES_NXN, reassembly_fault_nxn
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pale_pairs import pale_centre_pair
 
 from cubescan.calibration.colorspace import lab_to_xyz, xyz_to_lab
 from cubescan.calibration.naming import classify
@@ -130,14 +131,7 @@ def test_a_real_fault_read_clearly_stays_as_it_is(size, fault):
 def test_a_pair_the_pieces_cannot_settle_is_unsure():
     # A white and a yellow centre of one orbit whose readings are exchanged: either way
     # round every piece is real, so neither may be called sure, and nothing else is unsure.
-    rng = np.random.default_rng(3)
-    truth = random_cube(4, rng)
-    lab = render_cube(truth, "cool", rng)
-    orbit = center_orbits(4)[0].facelets
-    white = next(i for i in orbit if truth[i] == "U")
-    yellow = next(i for i in orbit if truth[i] == "D")
-    pale = (lab[white] + lab[yellow]) / 2
-    lab[white], lab[yellow] = pale + 0.25, pale - 0.25
+    _, lab, white, yellow = pale_centre_pair(3)
     result = name_by_pieces(classify(lab), lab)
     assert result.confidence[white] < 0.5 and result.confidence[yellow] < 0.5
     others = np.ones(result.confidence.size, dtype=bool)

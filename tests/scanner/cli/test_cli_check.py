@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pale_pairs import pale_centre_pair
 from rich.console import Console
 
 from cubescan.scanner.cli.check import mismatched_pieces, print_verdict
 from cubescan.scanner.pipeline.check import cube_report
 from cubescan.solver.moves import apply_moves, layer_moves, solved_facelets
-from cubescan.solver.slots import center_orbits
-from cubescan.synth.colors import random_cube, render_cube
 
 
 @settings(max_examples=60, deadline=None)
@@ -37,14 +35,7 @@ def test_centers_moved_among_themselves_are_a_mismatch():
 def test_a_valid_cube_with_stickers_the_pieces_cannot_settle_says_so():
     # A white and a yellow centre of one orbit read halfway between the two: every piece is
     # real either way round, so the verdict stands but both stickers are named as unsure.
-    rng = np.random.default_rng(3)
-    truth = random_cube(4, rng)
-    lab = render_cube(truth, "cool", rng)
-    orbit = center_orbits(4)[0].facelets
-    white = next(i for i in orbit if truth[i] == "U")
-    yellow = next(i for i in orbit if truth[i] == "D")
-    pale = (lab[white] + lab[yellow]) / 2
-    lab[white], lab[yellow] = pale + 0.25, pale - 0.25
+    _, lab, _, _ = pale_centre_pair(3)
     report = cube_report([lab[16 * f : 16 * f + 16] for f in range(6)], solve=False)
     console = Console(file=io.StringIO(), width=200)
     print_verdict(console, report)
