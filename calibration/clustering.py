@@ -379,17 +379,45 @@ def color_log_likelihood(
     det = np.linalg.det(cov)[None, :]
     diff = features[None, :, :] - means[:, None, :]
     maha = ((diff @ inverse) * diff).sum(axis=2).T
-    plain = student_t_log_density(maha, det)
     if glare_toward is None:
-        return plain
+        return student_t_log_density(maha, det)
     # A highlight adds some of the light (as the white stickers show it) to a reading.
     amounts = np.linspace(0.0, MAX_GLARE, 8)[1:]
     xyz = lab_to_xyz(means)
     glared = xyz_to_lab(xyz[None] + amounts[:, None, None] * xyz[glare_toward][None, None, :])
     diff = features[None, None, :, :] - glared[:, :, None, :]  # (A, 6, M, 3)
     maha_glared = ((diff @ inverse[None]) * diff).sum(axis=3).min(axis=0).T
+    return glare_mixture(maha, maha_glared, det)
+
+
+def glare_mixture(maha: np.ndarray, maha_glared: np.ndarray, det: np.ndarray) -> np.ndarray:
+    """Student-t log-likelihood of readings seen either as they are or under a highlight.
+
+    The two are mixed by the prior odds of a highlight (:data:`GLARE_ODDS`).
+
+    Parameters
+    ----------
+    maha
+        Squared Mahalanobis distances of the readings to each colour as it is.
+    maha_glared
+        The same to the colour plus the amount of its light that fits best.
+    det
+        Determinant of each colour's covariance (broadcast against ``maha``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Log-likelihoods, shaped as ``maha``.
+
+    Examples
+    --------
+    >>> plain = glare_mixture(np.array([1.0]), np.array([50.0]), np.array([1.0]))
+    >>> glared = glare_mixture(np.array([50.0]), np.array([1.0]), np.array([1.0]))
+    >>> bool(plain[0] > glared[0] > glare_mixture(np.array([50.0]), np.array([50.0]), 1.0)[0])
+    True
+    """
     return np.logaddexp(
-        plain + np.log1p(-GLARE_ODDS),
+        student_t_log_density(maha, det) + np.log1p(-GLARE_ODDS),
         student_t_log_density(maha_glared, det) + np.log(GLARE_ODDS),
     )
 

@@ -22,13 +22,12 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from cubescan.calibration.clustering import (
-    GLARE_ODDS,
     MAX_GLARE,
     STUDENT_DOF,
     balanced_labels,
     cluster_cube,
     cluster_means,
-    student_t_log_density,
+    glare_mixture,
 )
 from cubescan.calibration.colorspace import (
     BRADFORD,
@@ -184,10 +183,7 @@ def _glare_log_likelihood(
     )
     maha = _quadratic_form(lab[None, :, None, :] - glared[:, face], inverse)
     det = np.exp(log_det)[None, :]
-    return np.logaddexp(
-        student_t_log_density(maha[0], det) + np.log1p(-GLARE_ODDS),
-        student_t_log_density(maha[1:].min(axis=0), det) + np.log(GLARE_ODDS),
-    )
+    return glare_mixture(maha[0], maha[1:].min(axis=0), det)
 
 
 def _classify_with_profile(

@@ -272,12 +272,14 @@ def _solve_by_reduction(
     """A 4x4 to 7x7: centres and edges reduced, then the 3x3 the cube stands for.
 
     The 4x4 is reduced by the searches of :mod:`cubescan.solver.four`, larger cubes by
-    the three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage looks for
-    :data:`TAIL_TARGET` moves for up to :data:`TAIL_SECONDS`, then settles for 20 within
-    ``timeout``; ``max_length`` is checked against the whole solution. A
+    the beam searches and three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage
+    looks for :data:`TAIL_TARGET` moves for up to :data:`TAIL_SECONDS`, then settles for
+    20 within ``timeout``; ``max_length`` is checked against the whole solution. A
     ``timeout`` also caps the 4x4's centre searches
-    (:func:`cubescan.solver.four.solve.center_budget`), and the edge pairing's search
-    stops after a fifth of it (:func:`cubescan.solver.big.reduce.pair_edges`).
+    (:func:`cubescan.solver.four.solve.center_budget`), and the beam searches (centres
+    and edge pairing) stop deepening after a fifth of it
+    (:func:`cubescan.solver.big.reduce.solve_centers`,
+    :func:`cubescan.solver.big.reduce.pair_edges`).
     """
     from cubescan.solver.big.reduce import as_3x3, reduce_big
 
