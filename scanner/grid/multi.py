@@ -6,7 +6,10 @@ the stickers of two or three faces (the next face's stickers, squashed, line up 
 face's lines), and only one of them is fitted. So the faces are peeled: once a face is found,
 the regions inside it are set aside and the rest linked again, until no face is left. Every
 face found must pass the single-face detector's own tests (the lattice fit, the window tests
-and the last "not a face" tests, :func:`~cubescan.scanner.grid.rejection.not_a_face`).
+and the last "not a face" tests, :func:`~cubescan.scanner.grid.rejection.not_a_face`). A face
+seen too obliquely for its stickers to link into a lattice is looked for where the pose of a
+face found puts its neighbours (:mod:`~cubescan.scanner.grid.pose`), and a third face where
+two found faces put it.
 
 Faces found, the joins: two faces of one size share an edge when a side of one lies on a
 side of the other (both ends within ``LINK_TOLERANCE`` of a cell); three faces pairwise
@@ -38,12 +41,14 @@ from cubescan.scanner.grid.params import (
     CUBE_CROP_PAD,
     CUBE_CROP_STICKER_PX,
     LINK_TOLERANCE,
+    MAX_EXTRAPOLATED_ASPECT,
     MAX_FACES_IN_VIEW,
     MAX_STICKER_SPREAD,
     MIN_FLAT_SHARE,
     MIN_THIRD_FACE_PX,
     TURNED_MAX_ELONGATION,
 )
+from cubescan.scanner.grid.pose import neighbor_homographies
 from cubescan.scanner.grid.regions import find_regions, working_lab
 from cubescan.scanner.grid.rejection import not_a_face
 from cubescan.scanner.grid.search import _Pass, _pass_at, detect_scaled
@@ -260,6 +265,7 @@ def _more_faces(
     first = passes[next(iter(passes))]
     look = _around(image, found)
     more = _peeled(image, size, look, found, first)
+    more += _faces_beside(image, [*found, *more], look, first)
     third = _third_face(image, [*found, *more], look, first)
     more += [] if third is None else [third]
     found = [*found, *more]
@@ -324,6 +330,41 @@ def _peeled(
         for face in new:  # faces of one round may overlap each other's neighbours
             if not any(_overlap(face.quad, other.quad) for other in more):
                 more.append(face)
+    return more
+
+
+def _faces_beside(
+    image: np.ndarray,
+    found: list[FaceDetection],
+    look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+    first: _Pass,
+) -> list[FaceDetection]:
+    """The faces of the cube beside the faces found, where each found face's pose puts
+    them (:func:`~cubescan.scanner.grid.pose.neighbor_homographies`): a face seen so
+    obliquely that its stickers link into no lattice, or whose lattice bent into the next
+    face's, still shows them where the cube's geometry says. Each prediction is refitted to
+    the stickers seen there and judged as a tracked face is
+    (:func:`~cubescan.scanner.grid.tracking._follow`), then as every face found is."""
+    pass_, crop, offset, _ = look
+    to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
+    more: list[FaceDetection] = []
+    for face in found:
+        n = face.size
+        for homography in neighbor_homographies(face.homography, n, image.shape):
+            taken = [*found, *more]
+            if len(taken) >= FACES_OF_A_CUBE_IN_VIEW:
+                return more
+            predicted = make_detection(homography, n, np.ones((n, n)))
+            if any(_overlap(predicted.quad, other.quad) for other in taken):
+                continue
+            fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+            if (
+                fitted is not None
+                and not any(_overlap(fitted.quad, other.quad) for other in taken)
+                and _not_continued(image, [fitted], first.lab, first.regions)
+                and not not_a_face(image, fitted)
+            ):
+                more.append(fitted)
     return more
 
 

@@ -103,7 +103,11 @@ def track(bgr: np.ndarray, size: int, previous: FaceDetection) -> FaceDetection 
 
 
 def _follow(
-    previous: FaceDetection, lab: np.ndarray, regions: Regions, to_frame: np.ndarray
+    previous: FaceDetection,
+    lab: np.ndarray,
+    regions: Regions,
+    to_frame: np.ndarray,
+    max_aspect: float = MAX_LATTICE_ASPECT,
 ) -> FaceDetection | None:
     """The previous frame's face, refitted to the stickers found where its grid predicts
     them: the tracking path's first look, which needs no lattice to be linked and searched.
@@ -119,7 +123,8 @@ def _follow(
     stickers and whatever lies past its side (a coloured disc of a sticker's size takes the
     place of one of them), with its own last row beside that grid. None otherwise: the
     caller then searches the crop. ``lab`` and ``regions`` are the crop's working image and
-    its regions, ``to_frame`` maps the working image into the frame.
+    its regions, ``to_frame`` maps the working image into the frame. A region is a sticker
+    when it is square within ``max_aspect`` in the grid.
     """
     n = previous.size
     lattice_h = _lattice_of_face(np.linalg.inv(to_frame) @ previous.homography)
@@ -127,7 +132,7 @@ def _follow(
     cells = coords[: n * n]
     fitted_to = None
     for reach in (FOLLOW_REACH, FOLLOW_TOLERANCE):
-        seen, nearest = _stickers_at_cells(lattice_h, coords, regions, reach)
+        seen, nearest = _stickers_at_cells(lattice_h, coords, regions, reach, max_aspect)
         stickers = np.where(seen[: n * n], nearest[: n * n], -1)  # each cell's, -1 for none
         if (stickers < 0).sum() > (FOLLOW_MAX_UNSEEN if n >= 3 else 1):
             return None
@@ -171,13 +176,17 @@ def _cells_and_ring(n: int) -> np.ndarray:
 
 
 def _stickers_at_cells(
-    lattice_h: np.ndarray, coords: np.ndarray, regions: Regions, reach: float
+    lattice_h: np.ndarray,
+    coords: np.ndarray,
+    regions: Regions,
+    reach: float,
+    max_aspect: float = MAX_LATTICE_ASPECT,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which lattice cells (``coords``) have a region within ``reach`` pitches of their
-    middle that is square in the lattice and of a sticker's size there (a share of its
-    cell's area within ``MAX_NEIGHBOUR_AREA_RATIO`` of the median share), each region in
-    one cell at most (the first in ``coords``' order): the mask, and each cell's nearest
-    region."""
+    middle that is square in the lattice (within ``max_aspect``) and of a sticker's size
+    there (a share of its cell's area within ``MAX_NEIGHBOUR_AREA_RATIO`` of the median
+    share), each region in one cell at most (the first in ``coords``' order): the mask, and
+    each cell's nearest region."""
     if len(regions.areas) == 0:
         return np.zeros(len(coords), bool), np.zeros(len(coords), np.int64)
     return _sticker_matches(
@@ -187,6 +196,6 @@ def _stickers_at_cells(
         regions.whiten,
         regions.areas,
         reach,
-        MAX_LATTICE_ASPECT,
+        max_aspect,
         MAX_NEIGHBOUR_AREA_RATIO,
     )
