@@ -358,6 +358,17 @@ def _faces_beside(
             if any(_overlap(predicted.quad, other.quad) for other in taken):
                 continue
             fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+            narrow = _narrow_cell_width(predicted.centers)
+            if fitted is None and MIN_THIRD_FACE_PX <= narrow < _NARROWER * cell_width(
+                face.centers
+            ):
+                # Its stickers are much narrower than the found face's, which set the look's
+                # scale: look again around it alone, its narrow side's cells at that scale.
+                own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, _OWN_PAD)
+                own_to_frame = _to_frame(own_pass.lab.shape, own_crop.shape, own_offset)
+                fitted = _follow(
+                    predicted, own_pass.lab, own_pass.regions, own_to_frame, MAX_EXTRAPOLATED_ASPECT
+                )
             if (
                 fitted is not None
                 and not any(_overlap(fitted.quad, other.quad) for other in taken)
@@ -366,6 +377,14 @@ def _faces_beside(
             ):
                 more.append(fitted)
     return more
+
+
+_NARROWER = 0.7
+"""A predicted face whose cells are narrower than this share of the found face's gets a
+look of its own when the shared one shows no stickers there."""
+
+_OWN_PAD = 0.4
+"""A predicted face's own look: its extent padded by this share (a ring of cells and more)."""
 
 
 def _third_face(
@@ -478,8 +497,19 @@ def _meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.
     return np.cross(line_a, line_b)
 
 
+def _narrow_cell_width(centers: np.ndarray) -> float:
+    """A face's cell width along its more foreshortened side, px (median of that side's
+    neighbouring centres' distances)."""
+    along_rows = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
+    along_columns = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
+    return float(min(np.median(along_rows), np.median(along_columns)))
+
+
 def _around(
-    image: np.ndarray, found: list[FaceDetection]
+    image: np.ndarray,
+    found: list[FaceDetection],
+    cell_px: float | None = None,
+    pad: float = CUBE_CROP_PAD,
 ) -> tuple[_Pass, np.ndarray, tuple[float, float], float]:
     """The pass over a crop around the faces found (padded by ``CUBE_CROP_PAD`` of their
     extent: where the rest of their cube can be), at the scale giving the best face's
@@ -488,11 +518,12 @@ def _around(
     height, width = image.shape[:2]
     corners = np.vstack([face.quad for face in found])
     (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    pad = CUBE_CROP_PAD * max(x1 - x0, y1 - y0)
+    pad = pad * max(x1 - x0, y1 - y0)
     left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
     right, bottom = int(min(width, x1 + pad + 1)), int(min(height, y1 + pad + 1))
     crop = image[top:bottom, left:right]
-    scale = min(2.0, CUBE_CROP_STICKER_PX / max(cell_width(found[0].centers), 1.0))
+    cell_px = cell_width(found[0].centers) if cell_px is None else cell_px
+    scale = min(2.0, CUBE_CROP_STICKER_PX / max(cell_px, 1.0))
     lab = working_lab(crop, scale)
     regions = find_regions(lab, max_elongation=TURNED_MAX_ELONGATION)
     return _pass_at(lab, regions), crop, (float(left), float(top)), scale
