@@ -343,10 +343,7 @@ def _faces_beside(
     them (:func:`~cubescan.scanner.grid.pose.neighbor_homographies`): a face seen so
     obliquely that its stickers link into no lattice, or whose lattice bent into the next
     face's, still shows them where the cube's geometry says. Each prediction is refitted to
-    the stickers seen there and judged as a tracked face is
-    (:func:`~cubescan.scanner.grid.tracking._follow`), then as every face found is."""
-    pass_, crop, offset, _ = look
-    to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
+    the stickers seen there (:func:`_followed`), then judged as every face found is."""
     more: list[FaceDetection] = []
     for face in found:
         n = face.size
@@ -357,18 +354,7 @@ def _faces_beside(
             predicted = make_detection(homography, n, np.ones((n, n)))
             if any(_overlap(predicted.quad, other.quad) for other in taken):
                 continue
-            fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
-            narrow = _narrow_cell_width(predicted.centers)
-            if fitted is None and MIN_THIRD_FACE_PX <= narrow < _NARROWER * cell_width(
-                face.centers
-            ):
-                # Its stickers are much narrower than the found face's, which set the look's
-                # scale: look again around it alone, its narrow side's cells at that scale.
-                own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, _OWN_PAD)
-                own_to_frame = _to_frame(own_pass.lab.shape, own_crop.shape, own_offset)
-                fitted = _follow(
-                    predicted, own_pass.lab, own_pass.regions, own_to_frame, MAX_EXTRAPOLATED_ASPECT
-                )
+            fitted = _followed(image, predicted, look)
             if (
                 fitted is not None
                 and not any(_overlap(fitted.quad, other.quad) for other in taken)
@@ -379,9 +365,33 @@ def _faces_beside(
     return more
 
 
+def _followed(
+    image: np.ndarray,
+    predicted: FaceDetection,
+    look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+) -> FaceDetection | None:
+    """A predicted face refitted to the stickers seen where it is predicted (regions square
+    within ``MAX_EXTRAPOLATED_ASPECT``: a prediction stands for the lattice), in the look
+    around the faces found; else, when its stickers are much narrower than the look's scale
+    was set for, in a look of its own scaled for its narrow side."""
+    pass_, crop, offset, scale = look
+    to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
+    fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+    narrow = _narrow_cell_width(predicted.centers)
+    own_scale = min(_MAX_LOOK_SCALE, CUBE_CROP_STICKER_PX / max(narrow, 1.0))
+    if fitted is not None or narrow < MIN_THIRD_FACE_PX or own_scale * _NARROWER <= scale:
+        return fitted
+    own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, _OWN_PAD)
+    own_to_frame = _to_frame(own_pass.lab.shape, own_crop.shape, own_offset)
+    return _follow(predicted, own_pass.lab, own_pass.regions, own_to_frame, MAX_EXTRAPOLATED_ASPECT)
+
+
 _NARROWER = 0.7
-"""A predicted face whose cells are narrower than this share of the found face's gets a
-look of its own when the shared one shows no stickers there."""
+"""A predicted face gets a look of its own when that look's scale is finer than the shared
+look's by more than this ratio (and the shared one shows no stickers there)."""
+
+_MAX_LOOK_SCALE = 2.0
+"""The most a look enlarges the frame."""
 
 _OWN_PAD = 0.4
 """A predicted face's own look: its extent padded by this share (a ring of cells and more)."""
@@ -399,10 +409,10 @@ def _third_face(
     are their other sides from that end, and its far corner is where lines from their far
     ends meet, each toward the vanishing point of the other face's side (exact under
     perspective). Only the end where the predicted face overlaps neither face found can
-    show it. The prediction is refitted to the stickers seen where it puts its cells and
-    judged as a tracked face is (:func:`~cubescan.scanner.grid.tracking._follow`), then as
-    every face found is (continuation, :func:`~cubescan.scanner.grid.rejection.not_a_face`).
-    A third face too squashed to show its stickers as regions is not found this way.
+    show it. The prediction is refitted to the stickers seen where it puts its cells
+    (:func:`_followed`), then judged as every face found is (continuation,
+    :func:`~cubescan.scanner.grid.rejection.not_a_face`). A third face too squashed to show
+    its stickers as regions is taken as predicted when its cells are flat (:func:`_flat_face`).
     """
     view = join_faces(found)
     if len(found) != 2 or len(view.links) != 1:
@@ -416,9 +426,7 @@ def _third_face(
         predicted = make_detection(homography, found[0].size, np.ones((found[0].size,) * 2))
         if any(_overlap(predicted.quad, face.quad) for face in found):
             continue
-        face = _follow(predicted, pass_.lab, pass_.regions, to_frame) or _flat_face(
-            predicted, pass_.lab, to_frame
-        )
+        face = _followed(image, predicted, look) or _flat_face(predicted, pass_.lab, to_frame)
         if (
             face is not None
             and not any(_overlap(face.quad, other.quad) for other in found)
@@ -523,7 +531,7 @@ def _around(
     right, bottom = int(min(width, x1 + pad + 1)), int(min(height, y1 + pad + 1))
     crop = image[top:bottom, left:right]
     cell_px = cell_width(found[0].centers) if cell_px is None else cell_px
-    scale = min(2.0, CUBE_CROP_STICKER_PX / max(cell_px, 1.0))
+    scale = min(_MAX_LOOK_SCALE, CUBE_CROP_STICKER_PX / max(cell_px, 1.0))
     lab = working_lab(crop, scale)
     regions = find_regions(lab, max_elongation=TURNED_MAX_ELONGATION)
     return _pass_at(lab, regions), crop, (float(left), float(top)), scale
