@@ -41,9 +41,14 @@ def focal_length(homography: np.ndarray, shape: tuple[int, ...]) -> float:
 
     Examples
     --------
-    >>> tilted = np.array([[100.0, 0, 300], [10, 90, 200], [0.05, 0, 1]])
-    >>> round(focal_length(tilted, (480, 640)))
-    485
+    A face turned half a radian about the vertical, 10 cells in front of a camera of focal
+    length 500 px (columns: its two sides and its corner, in space):
+
+    >>> turn = 0.5
+    >>> camera = np.array([[500.0, 0, 320], [0, 500, 240], [0, 0, 1]])
+    >>> face = np.array([[np.cos(turn), 0, 0], [0, 1, 0], [-np.sin(turn), 0, 10]])
+    >>> round(focal_length(camera @ face, (480, 640)))
+    500
     """
     centered = _centering(shape) @ np.asarray(homography, float)
     (a1, a2), (b1, b2), (c1, c2) = centered[:, :2]
