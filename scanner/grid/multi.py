@@ -38,6 +38,7 @@ from cubescan.scanner.grid.face import (
 from cubescan.scanner.grid.geometry import _overlap, warp_points
 from cubescan.scanner.grid.lattice import _subset
 from cubescan.scanner.grid.params import (
+    CUBE_CROP_MAX_SCALE,
     CUBE_CROP_PAD,
     CUBE_CROP_STICKER_PX,
     LINK_TOLERANCE,
@@ -46,6 +47,8 @@ from cubescan.scanner.grid.params import (
     MAX_STICKER_SPREAD,
     MIN_FLAT_SHARE,
     MIN_THIRD_FACE_PX,
+    OWN_CROP_FINER,
+    OWN_CROP_PAD,
     TURNED_MAX_ELONGATION,
 )
 from cubescan.scanner.grid.pose import neighbor_homographies
@@ -378,23 +381,12 @@ def _followed(
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
     fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
     narrow = _narrow_cell_width(predicted.centers)
-    own_scale = min(_MAX_LOOK_SCALE, CUBE_CROP_STICKER_PX / max(narrow, 1.0))
-    if fitted is not None or narrow < MIN_THIRD_FACE_PX or own_scale * _NARROWER <= scale:
+    own_scale = min(CUBE_CROP_MAX_SCALE, CUBE_CROP_STICKER_PX / max(narrow, 1.0))
+    if fitted is not None or narrow < MIN_THIRD_FACE_PX or own_scale * OWN_CROP_FINER <= scale:
         return fitted
-    own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, _OWN_PAD)
+    own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, OWN_CROP_PAD)
     own_to_frame = _to_frame(own_pass.lab.shape, own_crop.shape, own_offset)
     return _follow(predicted, own_pass.lab, own_pass.regions, own_to_frame, MAX_EXTRAPOLATED_ASPECT)
-
-
-_NARROWER = 0.7
-"""A predicted face gets a look of its own when that look's scale is finer than the shared
-look's by more than this ratio (and the shared one shows no stickers there)."""
-
-_MAX_LOOK_SCALE = 2.0
-"""The most a look enlarges the frame."""
-
-_OWN_PAD = 0.4
-"""A predicted face's own look: its extent padded by this share (a ring of cells and more)."""
 
 
 def _third_face(
@@ -519,19 +511,19 @@ def _around(
     cell_px: float | None = None,
     pad: float = CUBE_CROP_PAD,
 ) -> tuple[_Pass, np.ndarray, tuple[float, float], float]:
-    """The pass over a crop around the faces found (padded by ``CUBE_CROP_PAD`` of their
-    extent: where the rest of their cube can be), at the scale giving the best face's
-    stickers ``CUBE_CROP_STICKER_PX``: the pass, the crop, its corner in the frame and the
-    scale."""
+    """The pass over a crop around the faces found (padded by ``pad`` of their extent; by
+    default ``CUBE_CROP_PAD``: where the rest of their cube can be), at the scale giving
+    cells of ``cell_px`` (by default the best face's) ``CUBE_CROP_STICKER_PX``: the pass,
+    the crop, its corner in the frame and the scale."""
     height, width = image.shape[:2]
     corners = np.vstack([face.quad for face in found])
     (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    pad = pad * max(x1 - x0, y1 - y0)
-    left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
-    right, bottom = int(min(width, x1 + pad + 1)), int(min(height, y1 + pad + 1))
+    margin = pad * max(x1 - x0, y1 - y0)
+    left, top = int(max(0, x0 - margin)), int(max(0, y0 - margin))
+    right, bottom = int(min(width, x1 + margin + 1)), int(min(height, y1 + margin + 1))
     crop = image[top:bottom, left:right]
     cell_px = cell_width(found[0].centers) if cell_px is None else cell_px
-    scale = min(_MAX_LOOK_SCALE, CUBE_CROP_STICKER_PX / max(cell_px, 1.0))
+    scale = min(CUBE_CROP_MAX_SCALE, CUBE_CROP_STICKER_PX / max(cell_px, 1.0))
     lab = working_lab(crop, scale)
     regions = find_regions(lab, max_elongation=TURNED_MAX_ELONGATION)
     return _pass_at(lab, regions), crop, (float(left), float(top)), scale

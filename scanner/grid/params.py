@@ -138,6 +138,12 @@ LINK_TOLERANCE = 0.5
 # CUBE_CROP_STICKER_PX (the faces turned away from the camera show narrower stickers).
 CUBE_CROP_PAD = 1.1
 CUBE_CROP_STICKER_PX = 24.0
+CUBE_CROP_MAX_SCALE = 2.0  # the most such a crop is enlarged
+# A face predicted beside one found, that shows no stickers in that crop, is looked for again
+# in a crop of its own (its extent padded by OWN_CROP_PAD), scaled for its narrow side's
+# cells, when that scale is finer than the shared crop's by more than OWN_CROP_FINER.
+OWN_CROP_PAD = 0.4
+OWN_CROP_FINER = 0.7
 # A face turned 60 degrees or more away from the camera, seen obliquely, shows its stickers as
 # parallelograms longer than a sticker region may be (``find_regions``' 2.6): around a cube
 # already found, they are taken up to this.
