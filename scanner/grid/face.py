@@ -119,9 +119,39 @@ def cell_width(centers: np.ndarray) -> float:
     >>> cell_width(make_detection(np.diag([40.0, 40.0, 1.0]), 3, np.ones((3, 3))).centers)
     40.0
     """
-    d_col = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
-    d_row = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
-    return float(_median(np.concatenate([d_col.ravel(), d_row.ravel()])))
+    along_rows, along_columns = _center_spacings(centers)
+    return float(_median(np.concatenate([along_rows.ravel(), along_columns.ravel()])))
+
+
+def narrow_cell_width(centers: np.ndarray) -> float:
+    """A face's cell width along its more foreshortened side, px: the smaller of the median
+    distances between neighbouring cell centres along its rows and along its columns.
+
+    Parameters
+    ----------
+    centers
+        Cell centres (N, N, 2).
+
+    Returns
+    -------
+    float
+        The narrow cell width in pixels.
+
+    Examples
+    --------
+    >>> narrow_cell_width(make_detection(np.diag([40.0, 10.0, 1.0]), 3, np.ones((3, 3))).centers)
+    10.0
+    """
+    along_rows, along_columns = _center_spacings(centers)
+    return float(min(np.median(along_rows), np.median(along_columns)))
+
+
+def _center_spacings(centers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distances between neighbouring cell centres (N, N, 2): along the rows, (N, N - 1),
+    and along the columns, (N - 1, N)."""
+    along_rows = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
+    along_columns = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
+    return along_rows, along_columns
 
 
 def make_detection(face_h: np.ndarray, n: int, confidence: np.ndarray) -> FaceDetection:

@@ -34,6 +34,7 @@ from cubescan.scanner.grid.face import (
     _to_frame,
     cell_width,
     make_detection,
+    narrow_cell_width,
 )
 from cubescan.scanner.grid.geometry import _overlap, warp_points
 from cubescan.scanner.grid.lattice import _subset
@@ -380,7 +381,7 @@ def _followed(
     pass_, crop, offset, scale = look
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
     fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
-    narrow = _narrow_cell_width(predicted.centers)
+    narrow = narrow_cell_width(predicted.centers)
     own_scale = min(CUBE_CROP_MAX_SCALE, CUBE_CROP_STICKER_PX / max(narrow, 1.0))
     if fitted is not None or narrow < MIN_THIRD_FACE_PX or own_scale * OWN_CROP_FINER <= scale:
         return fitted
@@ -495,14 +496,6 @@ def _meet(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.
     line_a = np.cross(_homogeneous(a0), _homogeneous(a1))
     line_b = np.cross(_homogeneous(b0), _homogeneous(b1))
     return np.cross(line_a, line_b)
-
-
-def _narrow_cell_width(centers: np.ndarray) -> float:
-    """A face's cell width along its more foreshortened side, px (median of that side's
-    neighbouring centres' distances)."""
-    along_rows = np.linalg.norm(np.diff(centers, axis=1), axis=-1)
-    along_columns = np.linalg.norm(np.diff(centers, axis=0), axis=-1)
-    return float(min(np.median(along_rows), np.median(along_columns)))
 
 
 def _around(

@@ -106,10 +106,10 @@ def neighbor_homographies(
     first, second = m[:, 0] * scale, m[:, 1] * scale
     u, _, vt = np.linalg.svd(np.column_stack([first, second, np.cross(first, second)]))
     rotation = u @ vt  # the nearest rotation: the measured sides are not quite square
-    across, down, origin = rotation[:, 0], rotation[:, 1], m[:, 2] * scale
-    normal = rotation[:, 2]
-    middle = origin + n / 2 * (across + down)
-    inward = normal if normal @ middle > 0 else -normal  # the cube lies behind its face
+    across, down, normal = rotation.T
+    origin = m[:, 2] * scale
+    face_middle = origin + n / 2 * (across + down)
+    inward = normal if normal @ face_middle > 0 else -normal  # the cube lies behind its face
     # Per side: the corner it starts from, its direction, and the neighbour's outward normal.
     sides = (
         (origin, across, -down),
@@ -120,8 +120,8 @@ def neighbor_homographies(
     from_camera = np.linalg.inv(to_camera)
     found = []
     for start, along, outward in sides:
-        middle = start + n / 2 * (along + inward)
-        if outward @ middle >= 0:
+        neighbor_middle = start + n / 2 * (along + inward)
+        if outward @ neighbor_middle >= 0:
             continue  # turned away from the camera
         found.append(from_camera @ np.column_stack([along, inward, start]))
     return found
