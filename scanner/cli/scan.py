@@ -1,5 +1,9 @@
 """`cubescan scan`: the live session, from a camera, a video file or a folder of frames.
 
+A face held still is captured, and with it the other faces of the cube in the same frame
+(a cube held by a corner shows two or three): the multi-face search runs once a holding,
+every other frame costs the single-face tracker only.
+
 With a window (OpenCV HighGUI) the picture shows the detected grid over the live frame
 with each sticker's colour name, and a panel with the net of the faces captured so far,
 what to do next, the verdict and, at the end, the solution one move at a time. Keys:
@@ -30,7 +34,7 @@ from cubescan.scanner.cli.validate import print_report
 from cubescan.scanner.frames.sources import FrameSource, SourceEnded, open_source
 from cubescan.scanner.grid import FaceDetection
 from cubescan.scanner.output.draw import annotate_face, draw_net, fills_from_names
-from cubescan.scanner.pipeline.observe import LiveObserver
+from cubescan.scanner.pipeline.observe import LiveObserver, observe_beside
 from cubescan.scanner.pipeline.session import FaceObservation, ScanSession, SessionEvent
 from cubescan.solver.facelets import STANDARD_SCHEME
 from cubescan.solver.geometry import FACES
@@ -86,8 +90,9 @@ class WindowState:
         Parameters
         ----------
         events
-            The events of one session call (:meth:`ScanSession.feed`, ``capture_now``,
-            ``undo``, ``reset``), in order; an empty list changes nothing.
+            The events of one frame (:meth:`ScanSession.feed`, then on a capture
+            ``capture_beside``) or one key (``capture_now``, ``undo``, ``reset``), in
+            order; an empty list changes nothing.
 
         Examples
         --------
@@ -340,8 +345,9 @@ def scan(
     """Scan a cube face by face with a camera, a video or a folder of frames.
 
     Scan a cube face by face, in any order and any rotation; the session captures a
-    face once it is held still, warns at once about conflicts, and ends with the
-    verdict and the solution. Keys: space capture, u undo, r reset, c calibrate,
+    face once it is held still (and the other faces in view with it: hold the cube by
+    a corner to capture two or three at once), warns at once about conflicts, and ends with
+    the verdict and the solution. Keys: space capture, u undo, r reset, c calibrate,
     n/p next/previous move, q/Esc quit. A window run ends when the source ends."""
     if camera is None and video is None and frames is None:
         camera = 0
@@ -382,6 +388,22 @@ def scan(
     sys.exit(0 if session.report.valid else 1)
 
 
+def _step(
+    frame: np.ndarray, live: LiveObserver, session: ScanSession, size: int | None
+) -> tuple[Seen, list[SessionEvent]]:
+    """One frame observed and fed to the session: what was seen, and the session's events.
+
+    When a face has just been held still long enough (captured, or captured already),
+    the frame is searched for the other faces of the cube too, and those not captured yet
+    are captured; their events follow (the last ``need-face`` or the verdict is then
+    theirs)."""
+    seen = live.observe(frame, size or session.size)
+    events = session.feed(seen[0] if seen else None)
+    if seen is not None and session.holding_completed:
+        events += session.capture_beside(observe_beside(frame, seen[1], live.profile))
+    return seen, events
+
+
 def _run_headless(
     source: FrameSource, session: ScanSession, size: int | None, profile: Profile | None
 ) -> tuple[int, str]:
@@ -390,8 +412,7 @@ def _run_headless(
     number, live = 0, LiveObserver(profile)
     try:
         for number, frame in enumerate(source, start=1):
-            seen = live.observe(frame, size or session.size)
-            _emit(session.feed(seen[0] if seen else None), number)
+            _emit(_step(frame, live, session, size)[1], number)
             if session.report is not None:
                 break
     except SourceEnded as err:
@@ -414,8 +435,8 @@ def _run_window(
     try:
         for number, frame in enumerate(source, start=1):
             started = time.perf_counter()
-            seen = live.observe(frame, size or session.size)
-            state.update(session.feed(seen[0] if seen else None))
+            seen, events = _step(frame, live, session, size)
+            state.update(events)
             cv2.imshow(_WINDOW, compose_view(frame, session, seen, state))
             wait = pace - (time.perf_counter() - started)
             key = cv2.waitKeyEx(max(1, int(wait * 1000)))

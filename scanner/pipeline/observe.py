@@ -6,7 +6,8 @@ camera noise. Given the last frame's detection, the grid is tracked from it (see
 when every cell reads as it did then, so only a changed face is named again. A frame whose
 view changed from the last one (the cube being turned) gets the quicker search
 (:func:`view_changed`), and a still view that showed no face is searched again only now and
-then. :class:`LiveObserver` carries all of that from frame to frame.
+then. :class:`LiveObserver` carries all of that from frame to frame. When a face is
+captured, :func:`observe_beside` reads the other faces of its cube in the same frame.
 
 Examples
 --------
@@ -23,7 +24,7 @@ import numpy as np
 
 from cubescan.calibration.face_naming import name_face_colors
 from cubescan.calibration.profile import Profile
-from cubescan.scanner.grid import FaceDetection, as_bgr, detect_grid
+from cubescan.scanner.grid import FaceDetection, as_bgr, detect_faces, detect_grid
 from cubescan.scanner.pipeline.session import FaceObservation
 from cubescan.scanner.sampling import sample_colors
 
@@ -40,6 +41,10 @@ MOTION_LEVEL = 3.0
 # stays as it was (a frame with no face gets the costliest search of all): a face
 # too faint to be found in every frame is found at the next.
 EMPTY_VIEW_SEARCH_EVERY = 5
+# How far from the tracked face's middle, as a share of its extent, the multi-face search's
+# face may lie to be taken for it: both searches fit the same stickers, so one face's middle
+# agrees to a few pixels, while a face beside it lies about a face's width away.
+SAME_FACE_SHIFT = 0.25
 
 
 def thumbnail(frame: np.ndarray) -> np.ndarray:
@@ -184,6 +189,66 @@ def observe(
     naming = name_face_colors(samples.lab, profile)
     colors = "".join(_LETTERS.get(name, name[-1]) for name in naming.names)
     return FaceObservation(detection.size, colors, samples.lab, detection.quad), detection
+
+
+def observe_beside(
+    frame: np.ndarray, detection: FaceDetection, profile: Profile | None = None
+) -> list[FaceObservation]:
+    """The other faces of the cube whose face ``detection`` is, in this frame, named.
+
+    The frame's faces are found with :func:`cubescan.scanner.grid.detect_faces` (once, at
+    the detection's N); the face found where ``detection`` is stands for it, and the other
+    faces of its cube are read as :func:`observe` reads one. A face placed at a corner from
+    the two beside it (``predicted``) is left out: its stickers were not seen as a face's,
+    so it must not be taken as seen. So is a face partly outside the frame.
+
+    Parameters
+    ----------
+    frame
+        BGR frame.
+    detection
+        The face tracked in this frame (from :func:`observe`).
+    profile
+        Colour profile for naming.
+
+    Returns
+    -------
+    list of FaceObservation
+        The faces beside it, best found first; empty when none is found, or when the
+        search does not find the tracked face itself.
+
+    Examples
+    --------
+    >>> from cubescan.synth.corners import random_corner_spec, render_corner_view
+    >>> spec = random_corner_spec(np.random.default_rng(6), 3, faces=3, resolution=(640, 480))
+    >>> image, truth = render_corner_view(spec)
+    >>> view, detection = observe(image, 3)
+    >>> [beside.colors[4] for beside in observe_beside(image, detection)]  # their centres
+    ['R', 'Y']
+    >>> view.colors[4], [face.colors[4] for face in truth.faces]
+    ('G', ['G', 'R', 'Y'])
+    """
+    found = detect_faces(frame, detection.size)
+    if not found.faces:
+        return []
+    middle = detection.centers.reshape(-1, 2).mean(axis=0)
+    shifts = [np.linalg.norm(f.centers.reshape(-1, 2).mean(axis=0) - middle) for f in found.faces]
+    tracked = int(np.argmin(shifts))
+    if shifts[tracked] > SAME_FACE_SHIFT * np.ptp(detection.quad, axis=0).max():
+        return []
+    cube = next(group for group in found.cubes if tracked in group)
+    beside = []
+    for index in cube:
+        if index == tracked or (found.predicted and found.predicted[index]):
+            continue
+        face = found.faces[index]
+        lab = sample_colors(frame, face).lab
+        if not np.isfinite(lab).all():
+            continue  # part of the face is outside the frame
+        naming = name_face_colors(lab, profile)
+        colors = "".join(_LETTERS.get(name, name[-1]) for name in naming.names)
+        beside.append(FaceObservation(face.size, colors, lab, face.quad))
+    return beside
 
 
 def _still_there(

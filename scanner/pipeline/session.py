@@ -3,7 +3,8 @@
 No window, no camera: the webcam loop (or a test, or a video file) turns each frame into
 a :class:`FaceObservation` (the face in view, its colours) or None, and feeds it to
 :meth:`ScanSession.feed`. The session decides when a face is held still and read
-consistently for several frames, captures it, checks it at once against the faces
+consistently for several frames, captures it (and the faces seen beside it in that frame,
+given to :meth:`ScanSession.capture_beside`), checks it at once against the faces
 already captured (a face shown twice with different colours, too many stickers of one
 colour, pieces that cannot exist), tells the user which face to show next, and when all
 six faces are in, assembles, validates, diagnoses and solves the cube.
@@ -24,6 +25,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -158,6 +160,10 @@ class ScanSession:
     # once more; and the faces already looked at again (never asked a second time).
     _look_again: tuple[str, ...] = ()
     _looked_again: set[str] = field(default_factory=set)
+    # Faces captured beside a held one and not held up since: the user may not know they
+    # are captured, so holding one up is not "shown twice", and its reading then, face on,
+    # replaces the one seen aslant.
+    _beside: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------------ the loop
 
@@ -185,6 +191,14 @@ class ScanSession:
     def progress(self) -> float:
         """How far the face in view is towards being captured (0..1), for the UI."""
         return min(1.0, self._held / self.stable_frames)
+
+    @property
+    def holding_completed(self) -> bool:
+        """True when the last frame fed completed a holding: its face held still for
+        :attr:`stable_frames` frames (captured then, or found captured already), and the
+        cube not finished. The frame to look for the faces beside it in
+        (:meth:`capture_beside`)."""
+        return self.report is None and self._held == self.stable_frames
 
     @property
     def size(self) -> int | None:
@@ -261,6 +275,64 @@ class ScanSession:
         self.captured.pop(self._key(self._in_view), None)
         return self._capture(self._in_view, force=True)
 
+    def capture_beside(self, observations: Sequence[FaceObservation]) -> list[SessionEvent]:
+        """Capture the faces seen beside the face just captured, in the same frame.
+
+        A cube held by a corner shows the camera two or three faces at once: :meth:`feed`
+        captures the one held still, this the others (read by
+        :func:`cubescan.scanner.pipeline.observe.observe_beside`), each one not captured
+        yet. A face captured already is passed over without a conflict: turning the cube
+        from corner to corner shows faces again, which is not the user losing track. So is
+        a face of another N than the cube's, and, on an odd cube, a face whose centre is
+        named as a captured face's (more likely that face read differently, seen aslant,
+        than a new one: it can still be held up by itself). The face held stays the one
+        shown (holding it on is not news), and at six faces no more are taken.
+
+        Parameters
+        ----------
+        observations
+            The other faces of the held face's cube, seen in the frame it was captured in.
+
+        Returns
+        -------
+        list of SessionEvent
+            Empty when no face is new, or once the cube is finished. Else per new face
+            ``face-captured`` and any ``conflict`` it proves, then as :meth:`feed` ends
+            a capture: ``need-face`` (which supersedes the capture's), or with the sixth
+            face ``done`` (or a ``conflict`` when the six make no cube).
+
+        Examples
+        --------
+        >>> session = ScanSession(stable_frames=1)
+        >>> white, red, green = (
+        ...     FaceObservation(3, c * 9, np.full((9, 3), value))
+        ...     for c, value in (("W", 90.0), ("R", 50.0), ("G", 20.0))
+        ... )
+        >>> [e.kind for e in session.feed(white)]
+        ['face-captured', 'need-face']
+        >>> [(e.kind, e.face) for e in session.capture_beside([red, green, white])]
+        [('face-captured', 'R'), ('face-captured', 'G'), ('need-face', 'Y')]
+        >>> session.capture_beside([red]), list(session.captured)
+        ([], ['W', 'R', 'G'])
+        """
+        if self.report is not None:
+            return []
+        events = []
+        for observation in observations:
+            if len(self.captured) == 6:
+                break
+            if observation.size != self.size:
+                continue
+            key = self._key(observation)
+            # On an odd cube a new face's key is its centre's name; a "face k" key means
+            # that name is a captured face's.
+            center = observation.colors[len(observation.colors) // 2]
+            if key in self.captured or (observation.size % 2 and key != center):
+                continue
+            events += self._take(key, observation, " beside it")
+            self._beside.add(key)
+        return [*events, *self._next()] if events else []
+
     def undo(self) -> list[SessionEvent]:
         """Forget the last captured face.
 
@@ -285,6 +357,7 @@ class ScanSession:
             return [SessionEvent("need-face", "nothing to undo yet")]
         key = list(self.captured)[-1]
         del self.captured[key]
+        self._beside.discard(key)
         self.report = None
         self._shown, self._look_again = None, ()
         return [
@@ -315,6 +388,7 @@ class ScanSession:
         self._in_view, self._held, self._shown = None, 0, None
         self._look_again = ()
         self._looked_again.clear()
+        self._beside.clear()
         return [SessionEvent("reset", "starting again"), self._need_face()]
 
     # ------------------------------------------------------------- internals
@@ -384,6 +458,14 @@ class ScanSession:
             ]
         earlier = self.captured.get(key)
         shown_before, self._shown = self._shown, key
+        if earlier is not None and not force and key in self._beside:
+            # Captured beside another face, now held up: not news to the user if it
+            # reads the same; a new reading, face on, is the better one.
+            self._beside.discard(key)
+            if _same_face(earlier.colors, observation.colors, size):
+                return [self._need_face()]
+            del self.captured[key]
+            return [*self._take(key, observation, " again, held up"), *self._next()]
         if earlier is not None and not force:
             if _same_face(earlier.colors, observation.colors, size):
                 if key == shown_before:
@@ -407,21 +489,23 @@ class ScanSession:
                     {"code": "same-face-twice"},
                 )
             ]
+        return [*self._take(key, observation, ""), *self._next()]
+
+    def _take(self, key: str, observation: FaceObservation, where: str) -> list[SessionEvent]:
+        """Capture a face under ``key``: its ``face-captured`` event (``where`` follows the
+        face's name in the message), then the conflicts it proves."""
         self.captured[key] = CapturedFace(key, observation.colors, np.asarray(observation.lab))
-        events = [
-            SessionEvent(
-                "face-captured",
-                f"captured {self._describe(key)} ({len(self.captured)} of 6)",
-                key,
-                {"colors": observation.colors},
-            )
-        ]
-        events.extend(self._conflicts(key))
-        if len(self.captured) == 6:
-            events.extend(self._finish())
-        else:
-            events.append(self._need_face())
-        return events
+        captured = SessionEvent(
+            "face-captured",
+            f"captured {self._describe(key)}{where} ({len(self.captured)} of 6)",
+            key,
+            {"colors": observation.colors},
+        )
+        return [captured, *self._conflicts(key)]
+
+    def _next(self) -> list[SessionEvent]:
+        """After a capture: the verdict at six faces, else the next face to show."""
+        return self._finish() if len(self.captured) == 6 else [self._need_face()]
 
     def _conflicts(self, key: str) -> list[SessionEvent]:
         """What the new face already proves wrong, with the faces captured so far."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import replace
 
 import cv2
@@ -19,7 +20,9 @@ from cubescan.scanner.cli import main
 from cubescan.scanner.cli.scan import WindowState, calibrate_from_session, compose_view
 from cubescan.scanner.pipeline.session import ScanSession, SessionEvent
 from cubescan.solver.cubie import random_state
-from cubescan.solver.moves import parse_moves
+from cubescan.solver.moves import apply_moves, parse_moves, solved_facelets
+from cubescan.synth.corners import random_corner_spec, render_corner_view
+from cubescan.synth.video import colors_of_facelets, write_frames
 
 
 def tracker_frames(realdata, cube: dict) -> list[np.ndarray]:
@@ -194,3 +197,38 @@ def test_calibrate_from_a_scanned_cube(tmp_path, table_cache):
         face = next(f for f, info in report.colors.items() if info.name == name)
         # The learned mean is the mean of exactly the stickers the report put on that face.
         assert np.allclose(mean, report.colors[face].lab, atol=1.0)
+
+
+def corner_frames(facelets: str, seed: int) -> list[np.ndarray]:
+    """The cube held still by one corner for 8 frames, turned (an empty view, 3 frames),
+    then held by the opposite corner: each face is in view in one of the two holdings."""
+    rng = np.random.default_rng(seed)
+    size = round((len(facelets) // 6) ** 0.5)
+    corner = rng.choice([-1, 1], 3)
+    frames = []
+    for signs in (corner, -corner):
+        spec = random_corner_spec(
+            rng, size, faces=3, resolution=(640, 480), corner=tuple(int(v) for v in signs)
+        )
+        image, _ = render_corner_view(replace(spec, colors=colors_of_facelets(facelets)))
+        frames += [image] * 8 + [np.full_like(image, 30)] * 3
+    return frames
+
+
+@pytest.mark.parametrize(("size", "seed"), [(3, 1), (3, 2), (3, 4), (4, 4)])
+def test_two_corners_held_capture_all_six_faces(size, seed, tmp_path, table_cache):
+    truth = apply_moves(solved_facelets(size), "R U F' D2 L")
+    write_frames(corner_frames(truth, seed), tmp_path)
+    result = CliRunner().invoke(main, ["scan", "--headless", "--frames", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    events = events_of(result.output)
+    captured = [e for e in events if e["event"] == "face-captured"]
+    # Three faces at each holding, on the frame the held face is captured on: the held
+    # face first, then the two beside it.
+    frames = Counter(e["frame"] for e in captured)
+    assert sorted(frames.values()) == [3, 3] and min(frames) <= 8 < 11 < max(frames)
+    assert ["beside it" in e["message"] for e in captured] == [False, True, True] * 2
+    assert not [e for e in events if e["event"] == "conflict"]
+    done = next(e for e in reversed(events) if e["event"] == "done")
+    assert events[-1] is done or events[-1]["event"] == "look-again"
+    assert done["valid"] is True and same_cube(done["facelets"], truth) and done["solution"]

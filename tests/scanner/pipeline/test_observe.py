@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -15,11 +16,14 @@ from cubescan.scanner.pipeline.observe import (
     SAME_READING,
     LiveObserver,
     observe,
+    observe_beside,
     same_reading,
     thumbnail,
     view_changed,
 )
 from cubescan.scanner.pipeline.session import FaceObservation, ScanSession
+from cubescan.scanner.placements import rotate_face
+from cubescan.synth.corners import random_corner_spec, render_corner_view
 from cubescan.synth.specs import scramble
 from cubescan.synth.video import colors_of_facelets, render_scan_video
 
@@ -192,3 +196,45 @@ def test_a_still_view_without_a_face_is_searched_again_only_now_and_then(monkeyp
     every = cubescan.scanner.pipeline.observe.EMPTY_VIEW_SEARCH_EVERY
     assert searched == [0, every, 2 * every, 11, 12, 13, 14]
     assert found == [False] * 11 + [True, True, False, False]
+
+
+def _truth_face(colors: str, truth) -> str:
+    """The face in view that reads ``colors`` in some rotation ("" when none does)."""
+    return next(
+        (
+            face.face
+            for face in truth.faces
+            if any(rotate_face(face.colors, truth.size, k) == colors for k in range(4))
+        ),
+        "",
+    )
+
+
+# (N, seed, faces beside the one held): three faces in every view, but in seeds 0 (3x3)
+# and 2 (4x4) the third is placed at the corner from the two found, not found itself.
+CORNER_VIEWS = [(3, 1, 2), (3, 6, 2), (3, 7, 2), (3, 13, 2), (3, 0, 1), (4, 0, 2), (4, 2, 1)]
+
+
+@pytest.mark.parametrize(("size", "seed", "beside"), CORNER_VIEWS)
+def test_the_faces_beside_the_held_one_are_read_with_their_colours(size, seed, beside):
+    spec = random_corner_spec(np.random.default_rng(seed), size, faces=3, resolution=(640, 480))
+    image, truth = render_corner_view(spec)
+    view, detection = observe(image, size)
+    held = _truth_face(view.colors, truth)
+    assert held
+    faces = observe_beside(image, detection)
+    found = [_truth_face(face.colors, truth) for face in faces]
+    # Each a face in view but the held one, each once, with its colours (as seen, so in
+    # some rotation of the net's) and its samples.
+    assert len(found) == beside and all(found) and held not in found
+    assert len(set(found)) == len(found)
+    assert all(face.size == size and face.lab.shape == (size * size, 3) for face in faces)
+
+
+def test_nothing_is_beside_a_face_the_search_does_not_find():
+    spec = random_corner_spec(np.random.default_rng(1), 3, faces=3, resolution=(640, 480))
+    image, _ = render_corner_view(spec)
+    _, detection = observe(image, 3)
+    elsewhere = replace(detection, centers=detection.centers + 1000.0)
+    assert observe_beside(image, elsewhere) == []
+    assert observe_beside(np.full_like(image, 30), detection) == []

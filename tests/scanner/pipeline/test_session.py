@@ -217,3 +217,120 @@ def test_unsure_stickers_make_the_session_ask_for_their_faces_once_more():
         assert again[0].face == key
     assert session.report.valid and session.report.unsure_stickers == ()
     assert show(session, clear[keys.index(asked[0])], 3) == []  # asked once, not again
+
+
+# A cube held by a corner: the face held still is fed; the faces beside it in that frame
+# are given to capture_beside. views() gives U R F D L B: U, R, F meet at a corner, and
+# D, L, B at the opposite one.
+
+
+def test_the_faces_beside_a_captured_face_are_captured_with_it():
+    rng = np.random.default_rng(9)
+    truth = random_state(rng)
+    up, right, front, *_ = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    session.start()
+    held = show(session, up, 2)
+    assert [e.kind for e in held] == ["face-captured", "need-face"]
+    events = session.capture_beside([right, front])
+    assert [(e.kind, e.face) for e in events[:2]] == [
+        ("face-captured", "R"),
+        ("face-captured", "G"),
+    ]
+    assert events[1].message == "captured the green-centred face beside it (3 of 6)"
+    assert events[1].data["colors"] == front.colors
+    # A fresh instruction, for a face not captured, supersedes the held face's.
+    assert events[-1].kind == "need-face" and events[-1].face in "YOB"
+    assert list(session.captured) == ["W", "R", "G"]
+    # The held face is still the one shown: holding it on, or showing it again after a
+    # moment out of view, is not news.
+    assert show(session, up, 3) == []
+
+
+def test_faces_captured_already_are_passed_over_without_a_conflict():
+    rng = np.random.default_rng(10)
+    up, right, front, down, *_ = views(random_state(rng), rng)
+    session = ScanSession(stable_frames=2)
+    show(session, right, 2)
+    show(session, up, 2)
+    turned = FaceObservation(3, rotate_face(right.colors, 3, 1), right.lab, right.quad)
+    assert session.capture_beside([turned]) == []  # nothing new: no event at all
+    events = session.capture_beside([turned, front])
+    assert [e.kind for e in events] == ["face-captured", "need-face"]
+    assert events[0].message == "captured the green-centred face beside it (3 of 6)"
+    # A face read aslant with its centre named as a captured face's, but not reading as
+    # that face: more likely a misread than a new face, so not taken as a seventh key.
+    misread = FaceObservation(3, down.colors[:4] + "W" + down.colors[5:], down.lab, down.quad)
+    assert session.capture_beside([misread]) == []
+    assert list(session.captured) == ["R", "W", "G"]
+
+
+def test_two_corners_capture_all_six_faces_and_finish(table_cache):
+    rng = np.random.default_rng(11)
+    truth = random_state(rng)
+    up, right, front, down, left, back = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    show(session, front, 2)
+    session.capture_beside([up, right])
+    show(session, back, 2)
+    events = session.capture_beside([left, down])
+    assert [e.kind for e in events] == ["face-captured", "face-captured", "done"]
+    assert events[1].message.endswith("beside it (6 of 6)")
+    assert events[-1].data["facelets"] == truth and session.report.valid
+    # The cube is finished: nothing more is taken.
+    assert session.capture_beside([up]) == []
+
+
+def test_at_six_faces_no_more_are_taken(table_cache):
+    rng = np.random.default_rng(12)
+    truth = random_state(rng)
+    faces = views(truth, rng)
+    session = ScanSession(stable_frames=2)
+    for view in faces[:4]:
+        show(session, view, 2)
+    # A seventh face, new by its centre (a purple one): the cube has six.
+    extra = FaceObservation(3, "P" * 9, np.tile([[40.0, 50.0, -50.0]], (9, 1)))
+    events = session.capture_beside([*faces[4:], extra])
+    assert [e.kind for e in events] == ["face-captured", "face-captured", "done"]
+    assert len(session.captured) == 6 and events[-1].data["facelets"] == truth
+
+
+def test_a_face_of_another_size_beside_is_passed_over():
+    rng = np.random.default_rng(13)
+    up, right, *_ = views(random_state(rng), rng)
+    small = views(random_state(rng, size=2), rng)[0]
+    session = ScanSession(stable_frames=2)
+    assert session.capture_beside([right]) == []  # nothing captured yet: no cube to add to
+    show(session, up, 2)
+    assert session.capture_beside([small]) == []
+    assert list(session.captured) == ["W"]
+
+
+def test_a_face_captured_beside_then_held_up_is_no_conflict_and_its_new_reading_wins():
+    rng = np.random.default_rng(13)
+    up, right, front, down, *_ = views(random_state(rng), rng)
+    session = ScanSession(stable_frames=2)
+    session.feed(up)
+    assert not session.holding_completed
+    session.feed(up)
+    assert session.holding_completed  # the frame to look for faces beside it in
+    session.capture_beside([right, front])
+    session.feed(up)
+    assert not session.holding_completed  # held on: it was looked at already
+    show(session, down, 2)
+    # Held up after another face: the user never saw it captured, so not "shown twice".
+    events = show(session, right, 2)
+    assert [e.kind for e in events] == ["need-face"]
+    # Read differently when held up (aslant it read one sticker wrong): the new reading,
+    # face on, replaces it, with no conflict.
+    session.capture_beside([front])
+    show(session, down, 2)
+    held = FaceObservation(3, front.colors[:8] + "W", front.lab, front.quad)
+    events = show(session, held, 2)
+    assert [e.kind for e in events[:1]] == ["face-captured"]
+    assert "again, held up" in events[0].message
+    assert session.captured["G"].colors == held.colors
+    assert not any(e.kind == "conflict" and e.data.get("code") == "same-face-twice" for e in events)
+    # Held up again after another face: now that is the user losing track.
+    show(session, down, 2)
+    assert show(session, held, 2)[0].data["code"] == "face-repeated"
