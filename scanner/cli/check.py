@@ -1,4 +1,5 @@
-"""`cubescan check PATH...`: one cube from six photos, with verdict, diagnosis and solution."""
+"""`cubescan check PATH...`: one cube from photos or a clip, with verdict, diagnosis and
+solution."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cubescan.errors import BadInputError
 from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.cli.validate import print_report
 from cubescan.scanner.frames.imageio import check_output_folder, read_image
+from cubescan.scanner.frames.sources import open_source
 from cubescan.scanner.output.annotations import write_annotations
 from cubescan.scanner.pipeline.check import (
     CubeReport,
@@ -21,6 +23,7 @@ from cubescan.scanner.pipeline.check import (
     load_photos,
     with_solution,
 )
+from cubescan.scanner.pipeline.clip import check_clip, read_clip_faces
 from cubescan.scanner.pipeline.photos import list_photos
 from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.solver.facelets import parse_state
@@ -173,7 +176,12 @@ def print_verdict(console: Console, report: CubeReport) -> None:
 
 
 @click.command("check")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--video",
+    type=click.Path(path_type=Path),
+    help="Read the cube from a video that turns it around (instead of photos).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--annotate", type=click.Path(path_type=Path), help="Write annotated photos here.")
 @click.option("--profile", "profile_name", help="Use a stored colour profile.")
@@ -189,6 +197,7 @@ def print_verdict(console: Console, report: CubeReport) -> None:
 @click.option("--scramble", help="The WCA scramble the cube should show.")
 def check(
     paths: tuple[Path, ...],
+    video: Path | None,
     as_json: bool,
     annotate: Path | None,
     profile_name: str | None,
@@ -202,11 +211,15 @@ def check(
     One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
     ... or given in URFDLB order; any rotation). Or from photos that show two or three
     faces each (two photos from opposite corners; any other number than six photos is read
-    so). Exit 0 solvable (and as expected), 1 not solvable or not as expected, 2
-    unreadable input."""
+    so). Or from a clip that turns the cube around (--video). Exit 0 solvable (and as
+    expected), 1 not solvable or not as expected, 2 unreadable input."""
     if expect is not None and scramble is not None:
         raise BadInputError("bad-usage", "give --expect or --scramble, not both")
-    listed = list_photos(list(paths))
+    if (video is None) == (not paths):
+        raise BadInputError(
+            "bad-usage", "give the photos (files or a folder) or --video CLIP, one of the two"
+        )
+    listed = [] if video is not None else list_photos(list(paths))
     joined = len(listed) != 6
     if annotate is not None:
         if joined:
@@ -217,14 +230,27 @@ def check(
             )
         check_output_folder(annotate)  # before the work, not after it
     profile = load_profile(profile_name) if profile_name else None
-    if joined:
+    if video is not None:
+        images, sources = [], []
+    elif joined:
         images = [read_image(path) for path in listed]
         sources = [str(path) for path in listed]
     else:
         sources, images = load_photos(listed)
     preparation = start_preparation(["detector", "solver"])
-    with waiting("reading the photos"):
-        if joined:
+    clip = None
+    with waiting("reading the clip" if video is not None else "reading the photos"):
+        if video is not None:
+            with open_source(video=video) as source:
+                photos_read, read = read_clip_faces(source, source.fps, size)
+            clip = check_clip(photos_read, profile, solve=False, frames_read=read)
+            report, photos, conflicts, ambiguous = (
+                clip.views.cube,
+                None,
+                clip.views.conflicts,
+                clip.views.ambiguous,
+            )
+        elif joined:
             views = check_views(read_photos_faces(images, sources, size), profile, solve=False)
             report, photos, conflicts, ambiguous = (
                 views.cube,
@@ -240,6 +266,13 @@ def check(
         # The verdict before the solution: on the first run the solver may still be
         # building its tables, and what is wrong with the cube needs none of them.
         print_verdict(console, report)
+        if clip is not None:
+            console.print(
+                f"Read {clip.frames_read} frames of the clip: faces in {clip.frames_with_faces}, "
+                f"{clip.looks} different faces; the cube is read from "
+                f"{', '.join(dict.fromkeys(p.source.split(' #')[0] for p in report.photos))}.",
+                style="dim",
+            )
         for line in conflicts:
             console.print(f"[yellow]Conflict:[/] {line}")
         if ambiguous:
@@ -265,6 +298,12 @@ def check(
         if joined:
             data["conflicts"] = list(conflicts)
             data["ambiguous"] = data["ambiguous"] or ambiguous
+        if clip is not None:
+            data["clip"] = {
+                "frames_read": clip.frames_read,
+                "frames_with_faces": clip.frames_with_faces,
+                "looks": clip.looks,
+            }
         if expected is not None:
             data["expected"] = {"facelets": expected, "match": not mismatch, "mismatched": mismatch}
         click.echo(json.dumps(data, indent=2))
