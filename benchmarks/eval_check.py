@@ -1,6 +1,7 @@
 """Six rendered face photos per cube, end to end: how often is the cube read exactly?
 
 Usage: python benchmarks/eval_check.py [--cubes 40] [--hard] [--seed 5] [--size-known]
+                                       [--corners | --edges | --clips [--frames 30]]
                                        [--faults none,twist,flip,swap,mirror]
                                        [--save-misses /tmp/misses_check] [--no-sides]
                                        [--start random|solved|near-solved]
@@ -40,6 +41,10 @@ code: mostly a face the detector did not find).
 
 ``--edges`` measures the same for three photos, each along an edge of the cube (two faces
 in view, :func:`~cubescan.synth.corners.render_cube_edges`), every face in one of them.
+
+``--clips`` measures the same for a clip that turns the cube once around
+(:func:`~cubescan.synth.turning.render_turning_video`, ``--frames`` frames at 640x480,
+played at 10 frames a second), read as ``cubescan check --video`` reads it.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from record import add_record_argument, start_recording
 
 from cubescan.errors import BadInputError, CubescanError
 from cubescan.scanner.pipeline.check import CubeReport, cube_report
+from cubescan.scanner.pipeline.clip import check_clip, read_clip_faces
 from cubescan.scanner.pipeline.photos import FacePhoto, read_cube_photos
 from cubescan.scanner.pipeline.views import check_views, read_photos_faces
 from cubescan.scanner.placements import rotate_face
@@ -73,6 +79,7 @@ from cubescan.solver.moves import (
 from cubescan.synth.corners import render_cube_corners, render_cube_edges
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import RESOLUTIONS, STANDARD_SCHEME, SceneTruth, cube_photo_specs
+from cubescan.synth.turning import render_turning_video
 
 FAULTS = {
     "none": None,
@@ -233,6 +240,32 @@ def run_views(cubes: int, sizes: list[int], seed: int, render: Callable) -> None
         )
 
 
+def run_clips(cubes: int, sizes: list[int], seed: int, frames: int) -> None:
+    """A turning clip per random cube, read as ``cubescan check --video`` reads it."""
+    for size in sizes:
+        rng = np.random.default_rng([seed, size])
+        outcome: Counter[str] = Counter()
+        seconds = []
+        moves = layer_moves(size)
+        for _ in range(cubes):
+            turns = rng.integers(len(moves), size=10 * size + 10)
+            truth = apply_moves(solved_facelets(size), [moves[i] for i in turns])
+            clip = render_turning_video(truth, seed=int(rng.integers(2**31)), frames=frames)
+            start = time.perf_counter()
+            try:
+                photos, read = read_clip_faces(clip.frames, fps=10.0)
+                report = check_clip(photos, solve=False, frames_read=read).views
+                outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
+            except BadInputError as error:
+                outcome[f"refused ({error.code})"] += 1
+            seconds.append(time.perf_counter() - start)
+        shown = ", ".join(f"{k}: {v}" for k, v in sorted(outcome.items()) if k != "exact")
+        print(
+            f"N={size}: {outcome['exact'] / cubes:6.1%} exact of {cubes} ({shown or 'no misses'}); "
+            f"median {np.median(seconds):.2f} s a clip of {frames} frames"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cubes", type=int, default=40, help="cubes per fault kind")
@@ -253,12 +286,17 @@ def main() -> None:
     )
     parser.add_argument("--corners", action="store_true", help="two corner photos per cube")
     parser.add_argument("--edges", action="store_true", help="three edge photos per cube")
+    parser.add_argument("--clips", action="store_true", help="a turning clip per cube")
+    parser.add_argument("--frames", type=int, default=30, help="frames of each clip")
     parser.add_argument("--sizes", type=int, nargs="+", default=[2, 3, 4, 5, 6, 7])
     add_record_argument(parser)
     args = parser.parse_args()
     views = {"corners": render_cube_corners, "edges": render_cube_edges}
-    chosen = next((name for name in views if getattr(args, name)), None)
+    chosen = next((name for name in (*views, "clips") if getattr(args, name)), None)
     start_recording(args.record, f"eval_check {chosen}" if chosen else None)
+    if chosen == "clips":
+        run_clips(args.cubes, args.sizes, args.seed, args.frames)
+        return
     if chosen:
         run_views(args.cubes, args.sizes, args.seed, views[chosen])
         return
