@@ -228,11 +228,15 @@ def face_groups(photos: Sequence[PhotoFaces]) -> list[list[int]]:
 def key_frames(photos: Sequence[PhotoFaces], groups: Sequence[Sequence[int]]) -> list[list[int]]:
     """Choices of a few photos that together show every group of faces, best first.
 
-    Each choice starts from another photo (those showing the most faces found, with the
-    widest stickers, first) and adds the photo that shows the most faces not yet shown,
-    the widest on a tie, until every group is shown or ``MAX_KEY_FRAMES`` are chosen.
-    Only faces found count (not those placed at a corner): a face placed may be left out
-    when the cube is read (see :func:`~cubescan.scanner.pipeline.views.check_views`).
+    First the pairs of photos that show three faces each, six groups between them: two
+    opposite corners, which show the whole cube (a face whose look changed along the clip
+    may be two groups, so these need not show every group); the pairs whose narrowest
+    stickers are widest first, at most half of ``MAX_TRIES``. Then covers: each starts
+    from another photo (those showing the most faces found, with the widest stickers,
+    first) and adds the photo that shows the most faces not yet shown, the widest on a
+    tie, until every group is shown or ``MAX_KEY_FRAMES`` are chosen. Only faces found
+    count (not those placed at a corner): a face placed may be left out when the cube is
+    read (see :func:`~cubescan.scanner.pipeline.views.check_views`).
 
     Parameters
     ----------
@@ -257,8 +261,13 @@ def key_frames(photos: Sequence[PhotoFaces], groups: Sequence[Sequence[int]]) ->
     shown = [_found_groups(photo, group) for photo, group in zip(photos, groups, strict=True)]
     width = [min(photo.widths, default=0.0) for photo in photos]
     every = set().union(*shown) if shown else set()
+    corners = [p for p in range(len(photos)) if len(shown[p]) == 3]
+    opposite = [
+        [p, q] for i, p in enumerate(corners) for q in corners[i + 1 :] if not shown[p] & shown[q]
+    ]
+    opposite.sort(key=lambda pair: -min(width[pair[0]], width[pair[1]]))
+    choices: list[list[int]] = opposite[: MAX_TRIES // 2]
     starts = sorted(range(len(photos)), key=lambda p: (-len(shown[p]), -width[p]))
-    choices: list[list[int]] = []
     for start in starts:
         chosen, seen = [start], set(shown[start])
         while seen != every and len(chosen) < MAX_KEY_FRAMES:
@@ -305,9 +314,11 @@ def check_clip(
     Returns
     -------
     ClipReport
-        From the first choice of key frames (:func:`key_frames`) read as a sound cube;
-        when none is, from one face per look (the widest found) read as six single-face
-        photos are, when that is sound; otherwise the first choice that reads as a cube.
+        From the first choice of key frames (:func:`key_frames`) read as a sound cube,
+        unambiguous and without conflicts; else the first sound one, the unambiguous first.
+        When no choice is sound, from one face per look (the widest found) read as six
+        single-face photos are, when that is sound; otherwise the first choice that reads
+        as a cube.
 
     Raises
     ------
@@ -349,7 +360,7 @@ def check_clip(
             first_error = first_error or error
             continue
         readings.append(views)
-        if views.cube.valid:
+        if _settled(views):
             break
     if not any(views.cube.valid for views in readings):
         # Frames of one face each (small faces beside the best are not found) do not
@@ -360,11 +371,17 @@ def check_clip(
             first_error = first_error or error
     if not readings:
         raise first_error or BadInputError("no-cube", "no frames of the clip read as a cube")
-    views = next((v for v in readings if v.cube.valid), readings[0])
+    views = min(readings, key=lambda v: (not v.cube.valid, not _settled(v), v.ambiguous))
     if solve and views.cube.valid:
         views = replace(views, cube=with_solution(views.cube))
     read = len(photos) if frames_read is None else frames_read
     return ClipReport(views, read, len(photos), looks)
+
+
+def _settled(views: ViewsReport) -> bool:
+    """A sound cube that no other placement of the key frames fits, with no face read
+    otherwise in another frame: no other key frames need be tried."""
+    return views.cube.valid and not views.ambiguous and not views.conflicts
 
 
 def _one_face_per_look(
