@@ -211,8 +211,9 @@ def check(
     One cube from six face photos: a folder, or six files (named U.jpg, cube_F.png,
     ... or given in URFDLB order; any rotation). Or from photos that show two or three
     faces each (two photos from opposite corners; any other number than six photos is read
-    so). Or from a clip that turns the cube around (--video). Exit 0 solvable (and as
-    expected), 1 not solvable or not as expected, 2 unreadable input."""
+    so; of more than four, those that show every face are chosen). Or from a clip that
+    turns the cube around (--video). Exit 0 solvable (and as expected), 1 not solvable or
+    not as expected, 2 unreadable input."""
     if expect is not None and scramble is not None:
         raise BadInputError("bad-usage", "give --expect or --scramble, not both")
     if (video is None) == (not paths):
@@ -251,7 +252,16 @@ def check(
                 clip.views.ambiguous,
             )
         elif joined:
-            views = check_views(read_photos_faces(images, sources, size), profile, solve=False)
+            faces = read_photos_faces(images, sources, size)
+            try:
+                views = check_views(faces, profile, solve=False)
+            except BadInputError as error:
+                if error.code != "too-many-photos":
+                    raise
+                # More photos than can be placed together: key photos that show every
+                # face are chosen as a clip's key frames are.
+                clip = check_clip(faces, profile, solve=False)
+                views = clip.views
             report, photos, conflicts, ambiguous = (
                 views.cube,
                 None,
@@ -267,8 +277,9 @@ def check(
         # building its tables, and what is wrong with the cube needs none of them.
         print_verdict(console, report)
         if clip is not None:
+            what = "frames of the clip" if video is not None else "photos"
             console.print(
-                f"Read {clip.frames_read} frames of the clip: faces in {clip.frames_with_faces}, "
+                f"Read {clip.frames_read} {what}: faces in {clip.frames_with_faces}, "
                 f"{clip.looks} different faces; the cube is read from "
                 f"{', '.join(dict.fromkeys(p.source.split(' #')[0] for p in report.photos))}.",
                 style="dim",

@@ -11,7 +11,8 @@ Which frames show which face is not known before they are placed, but a face loo
 in every frame that shows it (its stickers, up to a quarter turn): the faces seen are
 told apart by their look (:func:`face_groups`), and the key frames are chosen to show
 every look, the widest first (:func:`key_frames`). Two frames from opposite corners are
-enough; when those key frames make no sound cube, other choices are tried.
+enough; when those key frames make no sound cube, other choices are tried. ``cubescan
+check`` reads more corner photos than can be placed together (five or more) the same way.
 
 Examples
 --------

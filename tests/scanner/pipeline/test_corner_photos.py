@@ -99,3 +99,19 @@ def test_check_takes_two_corner_photos(tmp_path, table_cache):
     assert len(data["photos"]) == 6 and data["conflicts"] == []
     refused = CliRunner().invoke(main, ["check", str(tmp_path), "--annotate", str(tmp_path)])
     assert refused.exit_code == 2 and "cubescan read" in refused.output
+
+
+def test_check_chooses_among_more_photos_than_can_be_placed_together(tmp_path, table_cache):
+    # Two corners and three edges: five photos of joined faces are too many to place
+    # together (24 ways each), so the photos that show every face are chosen and read.
+    truth, corners = corner_photos(3, 2)
+    edges = render_cube_edges(truth, np.random.default_rng(1), scale_range=(0.6, 0.9))
+    for k, image in enumerate([*edges, *corners]):
+        cv2.imwrite(str(tmp_path / f"photo{k}.png"), image)
+    result = CliRunner().invoke(main, ["check", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["valid"] and same_cube(data["facelets"], truth)
+    assert {photo["face"] for photo in data["photos"]} == set("URFDLB")
+    text = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert text.exit_code == 0 and "Read 5 photos" in text.output
