@@ -170,8 +170,10 @@ class FacesInView:
         The faces of each cube in view (indices, ascending): faces joined by links,
         directly or through another face, are one cube's.
     predicted
-        Per face, True for the third face at a corner, placed from the two faces found
-        beside it rather than found by itself; empty when there is none.
+        Per face, True for the third face at a corner placed from the two faces found
+        beside it, its stickers not seen as regions (taken where its cells are flat: see
+        :func:`_flat_face`); empty when there is none. A third face whose stickers were
+        found where the two put it is found, as a face found beside one face is.
     """
 
     faces: tuple[FaceDetection, ...]
@@ -264,13 +266,14 @@ def _more_faces(
 ) -> tuple[list[FaceDetection], FaceDetection | None]:
     """Faces beside ``found``: the rest of its cube in a crop around it (see :func:`_around`),
     then the faces of other cubes in the first pass's lattices that hold no sticker of a face
-    found; and which of them, if any, is a third face placed at a corner (see
+    found; and which of them, if any, is a third face placed at a corner, its stickers
+    not seen (see
     :func:`_third_face`)."""
     first = passes[next(iter(passes))]
     look = _around(image, found)
     more = _peeled(image, size, look, found, first)
     more += _faces_beside(image, [*found, *more], look, first)
-    third = _third_face(image, [*found, *more], look, first)
+    third, placed = _third_face(image, [*found, *more], look, first)
     more += [] if third is None else [third]
     found = [*found, *more]
     to_work = np.linalg.inv(_to_frame(first.lab.shape, image.shape))
@@ -292,7 +295,7 @@ def _more_faces(
         ):
             found.append(face)
             more.append(face)
-    return more, third
+    return more, (third if placed else None)
 
 
 def _scale_of(pass_: _Pass, image: np.ndarray) -> float:
@@ -395,8 +398,9 @@ def _third_face(
     found: list[FaceDetection],
     look: tuple[_Pass, np.ndarray, tuple[float, float], float],
     first: _Pass,
-) -> FaceDetection | None:
-    """The third face at the corner of two faces found sharing an edge, when it holds.
+) -> tuple[FaceDetection | None, bool]:
+    """The third face at the corner of two faces found sharing an edge, when it holds, and
+    whether it is placed (its stickers not seen as regions) rather than found.
 
     Two faces of a cube that share an edge fix the third face at each end of it: its sides
     are their other sides from that end, and its far corner is where lines from their far
@@ -405,11 +409,12 @@ def _third_face(
     show it. The prediction is refitted to the stickers seen where it puts its cells
     (:func:`_followed`), then judged as every face found is (continuation,
     :func:`~cubescan.scanner.grid.rejection.not_a_face`). A third face too squashed to show
-    its stickers as regions is taken as predicted when its cells are flat (:func:`_flat_face`).
+    its stickers as regions is taken as predicted, placed, when its cells are flat
+    (:func:`_flat_face`).
     """
     view = join_faces(found)
     if len(found) != 2 or len(view.links) != 1:
-        return None
+        return None, False
     pass_, crop, offset, _ = look
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
     for quad in _third_quads(found[0], found[1], view.links[0]):
@@ -419,15 +424,16 @@ def _third_face(
         predicted = make_detection(homography, found[0].size, np.ones((found[0].size,) * 2))
         if any(_overlap(predicted.quad, face.quad) for face in found):
             continue
-        face = _followed(image, predicted, look) or _flat_face(predicted, pass_.lab, to_frame)
+        followed = _followed(image, predicted, look)
+        face = followed or _flat_face(predicted, pass_.lab, to_frame)
         if (
             face is not None
             and not any(_overlap(face.quad, other.quad) for other in found)
             and _not_continued(image, [face], first.lab, first.regions)
             and not not_a_face(image, face)
         ):
-            return face
-    return None
+            return face, followed is None
+    return None, False
 
 
 def _flat_face(
