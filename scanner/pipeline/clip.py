@@ -60,6 +60,14 @@ SAME_LOOK_SHARE = 0.4
 """...and by less than this share of how far apart the faces of one frame typically look
 (the median over the clip): in dim light every colour is darker and nearer the others."""
 
+LOOK_BLOCK = 500_000
+"""Most sticker pairs compared in one array (a clip's faces are compared in blocks, so that
+a long clip of a 7x7 needs tens of megabytes, not gigabytes)."""
+
+MAX_CLIP_PHOTOS = 150
+"""Most frames with faces told apart by their look (evenly spaced over the clip when it
+has more): fifteen seconds of clip at ``READ_PER_SECOND``."""
+
 MAX_KEY_FRAMES = 4
 """Most frames read together as one cube (the placements of more are too many)."""
 
@@ -160,17 +168,16 @@ def look_distances(lab: np.ndarray, size: int) -> np.ndarray:
            [34.6, 34.6,  0. ]])
     """
     grids = lab.reshape(len(lab), size, size, 3)
-    turns = [np.rot90(grids, k, axes=(1, 2)).reshape(len(lab), -1, 3) for k in range(4)]
     flat = lab.reshape(len(lab), -1, 3)
-    return np.min(
-        [
-            np.quantile(
-                np.linalg.norm(turned[:, None] - flat[None], axis=-1), LOOK_QUANTILE, axis=-1
-            )
-            for turned in turns
-        ],
-        axis=0,
-    )
+    distances = np.full((len(lab), len(lab)), np.inf)
+    rows = max(1, LOOK_BLOCK // max(1, len(lab) * size * size))  # faces compared at once
+    for k in range(4):
+        turned = np.rot90(grids, k, axes=(1, 2)).reshape(len(lab), -1, 3)
+        for start in range(0, len(lab), rows):
+            block = np.linalg.norm(turned[start : start + rows, None] - flat[None], axis=-1)
+            quantile = np.quantile(block, LOOK_QUANTILE, axis=-1)
+            distances[start : start + rows] = np.minimum(distances[start : start + rows], quantile)
+    return distances
 
 
 def face_groups(photos: Sequence[PhotoFaces]) -> list[list[int]]:
@@ -310,7 +317,9 @@ def check_clip(
     solve
         Also solve the cube when it is sound.
     frames_read
-        How many frames were read (for the report); ``len(photos)`` when None.
+        How many frames were read (for the report); ``len(photos)`` when None. Of a long
+        clip, ``MAX_CLIP_PHOTOS`` frames with faces, evenly spaced, are told apart and
+        chosen from.
 
     Returns
     -------
@@ -341,8 +350,13 @@ def check_clip(
     """
     if not photos:
         raise BadInputError("no-face", "no cube face found in any frame of the clip")
+    given = len(photos)
     size = _common_size(photos)
     photos = [photo for photo in photos if photo.size == size]
+    with_faces = len(photos)
+    if len(photos) > MAX_CLIP_PHOTOS:
+        keep = np.linspace(0, len(photos) - 1, MAX_CLIP_PHOTOS).round().astype(int)
+        photos = [photos[k] for k in keep]
     groups = face_groups(photos)
     looks = len({g for group in groups for g in group})
     if looks < 6:
@@ -375,8 +389,8 @@ def check_clip(
     views = min(readings, key=lambda v: (not v.cube.valid, not _settled(v), v.ambiguous))
     if solve and views.cube.valid:
         views = replace(views, cube=with_solution(views.cube))
-    read = len(photos) if frames_read is None else frames_read
-    return ClipReport(views, read, len(photos), looks)
+    read = given if frames_read is None else frames_read
+    return ClipReport(views, read, with_faces, looks)
 
 
 def _settled(views: ViewsReport) -> bool:

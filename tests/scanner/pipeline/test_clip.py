@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli import main
+from cubescan.scanner.pipeline import clip as clip_module
 from cubescan.scanner.pipeline.clip import (
     check_clip,
     face_groups,
@@ -133,3 +134,20 @@ def test_check_video_refuses_a_bad_clip_with_status_2(tmp_path, arguments, messa
     result = CliRunner().invoke(main, arguments)
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_faces_are_compared_in_blocks_as_they_would_be_at_once(monkeypatch):
+    rng = np.random.default_rng(3)
+    lab = rng.uniform(0, 90, (7, 9, 3))
+    whole = look_distances(lab, 3)
+    monkeypatch.setattr(clip_module, "LOOK_BLOCK", 20)  # two faces' stickers at a time
+    assert np.array_equal(look_distances(lab, 3), whole)
+
+
+def test_a_long_clip_is_read_from_evenly_spaced_frames(monkeypatch):
+    clip = clip_of(3, 0)
+    photos, read = read_clip_faces(clip.frames, fps=10.0)
+    monkeypatch.setattr(clip_module, "MAX_CLIP_PHOTOS", 12)
+    report = check_clip(photos, solve=False, frames_read=read)
+    assert same_cube(report.views.cube.facelets, clip.facelets)
+    assert report.frames_with_faces == len(photos) > 12
