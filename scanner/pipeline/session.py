@@ -549,6 +549,20 @@ class ScanSession:
             )
         last = list(self.captured)[-1]
         missing = [c for c in "WYRGOB" if c not in self.captured]
+        named = all(key in STANDARD_SCHEME for key in self.captured)
+        corner = [STANDARD_SCHEME[c] for c in missing]
+        if named and len(missing) in (2, 3) and all(OPPOSITE[f] not in corner for f in corner):
+            # The faces left meet at one corner (or one edge): one holding shows them all.
+            words = [f"{_color_word(c)}-centred" for c in missing]
+            listed = " and ".join([", ".join(words[:-1]), words[-1]])
+            where = "corner" if len(missing) == 3 else "edge"
+            return SessionEvent(
+                "need-face",
+                f"show the {listed} faces together: hold the cube by the {where} where "
+                f"they meet; {len(missing)} to go",
+                missing[0],
+                {"missing": missing},
+            )
         if len(last) == 1 and last in STANDARD_SCHEME and missing:
             face = STANDARD_SCHEME[last]
             beside = [c for c in missing if STANDARD_SCHEME[c] not in (face, OPPOSITE[face])]

@@ -334,3 +334,25 @@ def test_a_face_captured_beside_then_held_up_is_no_conflict_and_its_new_reading_
     # Held up again after another face: now that is the user losing track.
     show(session, down, 2)
     assert show(session, held, 2)[0].data["code"] == "face-repeated"
+
+
+def test_the_faces_left_at_one_corner_are_asked_for_together():
+    rng = np.random.default_rng(14)
+    up, right, front, _, left, back = views(random_state(rng), rng)
+    session = ScanSession(stable_frames=2)
+    show(session, up, 2)
+    hint = session.capture_beside([right, front])[-1]
+    assert hint.message == (
+        "show the yellow-centred, orange-centred and blue-centred faces together: hold the "
+        "cube by the corner where they meet; 3 to go"
+    )
+    assert hint.data["missing"] == ["Y", "O", "B"]
+    hint = show(session, back, 2)[-1]
+    assert "yellow-centred and orange-centred faces together" in hint.message
+    assert "by the edge" in hint.message
+    # Two opposite faces left share no corner: one at a time, as before.
+    session = ScanSession(stable_frames=2)
+    for view in (right, front, left, back):
+        show(session, view, 2)
+    assert "together" not in show(session, right, 2)[-1].message
+    assert session.start()[-1].face in "WY"
