@@ -380,17 +380,24 @@ def _followed(
     """A predicted face refitted to the stickers seen where it is predicted (regions square
     within ``MAX_EXTRAPOLATED_ASPECT``: a prediction stands for the lattice), in the look
     around the faces found; else, when its stickers are much narrower than the look's scale
-    was set for, in a look of its own scaled for its narrow side."""
+    was set for, in a look of its own scaled for its narrow side. A sticker in all cells but
+    a few is asked first; only then, in the finer look, stickers in half of them, the rest
+    flat (``placed``: see :func:`~cubescan.scanner.grid.tracking._follow`), lest a poor fit
+    in the coarse look stand for the face its own look shows whole."""
     pass_, crop, offset, scale = look
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
     fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+    if fitted is not None:
+        return fitted
     narrow = narrow_cell_width(predicted.centers)
     own_scale = min(CUBE_CROP_MAX_SCALE, CUBE_CROP_STICKER_PX / max(narrow, 1.0))
-    if fitted is not None or narrow < MIN_THIRD_FACE_PX or own_scale * OWN_CROP_FINER <= scale:
-        return fitted
-    own_pass, own_crop, own_offset, _ = _around(image, [predicted], narrow, OWN_CROP_PAD)
-    own_to_frame = _to_frame(own_pass.lab.shape, own_crop.shape, own_offset)
-    return _follow(predicted, own_pass.lab, own_pass.regions, own_to_frame, MAX_EXTRAPOLATED_ASPECT)
+    if narrow >= MIN_THIRD_FACE_PX and own_scale * OWN_CROP_FINER > scale:
+        pass_, crop, offset, _ = _around(image, [predicted], narrow, OWN_CROP_PAD)
+        to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
+        fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+        if fitted is not None:
+            return fitted
+    return _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT, True)
 
 
 def _third_face(

@@ -108,6 +108,7 @@ def _follow(
     regions: Regions,
     to_frame: np.ndarray,
     max_aspect: float = MAX_LATTICE_ASPECT,
+    placed: bool = False,
 ) -> FaceDetection | None:
     """The previous frame's face, refitted to the stickers found where its grid predicts
     them: the tracking path's first look, which needs no lattice to be linked and searched.
@@ -124,17 +125,25 @@ def _follow(
     place of one of them), with its own last row beside that grid. None otherwise: the
     caller then searches the crop. ``lab`` and ``regions`` are the crop's working image and
     its regions, ``to_frame`` maps the working image into the frame. A region is a sticker
-    when it is square within ``max_aspect`` in the grid.
+    when it is square within ``max_aspect`` in the grid. A face ``placed`` by the cube's
+    geometry (beside a face found) rather than seen last frame may show stickers in half
+    its cells only (four at least), when every cell without one is flat: two stickers of
+    one colour side by side merge into one region, and so does a sticker at the cube's
+    outline with a background of its colour.
     """
     n = previous.size
     lattice_h = _lattice_of_face(np.linalg.inv(to_frame) @ previous.homography)
     coords = _cells_and_ring(n)
     cells = coords[: n * n]
     fitted_to = None
+    followed_unseen = FOLLOW_MAX_UNSEEN if n >= 3 else 1
+    max_unseen = followed_unseen
+    if placed:
+        max_unseen = max(followed_unseen, n * n - max(4, (n * n + 1) // 2))
     for reach in (FOLLOW_REACH, FOLLOW_TOLERANCE):
         seen, nearest = _stickers_at_cells(lattice_h, coords, regions, reach, max_aspect)
         stickers = np.where(seen[: n * n], nearest[: n * n], -1)  # each cell's, -1 for none
-        if (stickers < 0).sum() > (FOLLOW_MAX_UNSEEN if n >= 3 else 1):
+        if (stickers < 0).sum() > max_unseen:
             return None
         if fitted_to is not None and (stickers == fitted_to).all():
             break  # the same stickers: the same fit
@@ -149,7 +158,9 @@ def _follow(
     if n == 2 and not support.all() and not three_of_four_hold(face_h, support, lab):
         return None
     statistics = cell_statistics(face_h, n, lab)
-    if np.mean((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared) < MIN_FLAT_SHARE:
+    flat = ((statistics.spread < MAX_STICKER_SPREAD) | statistics.glared).reshape(n, n)
+    many_unseen = (~support).sum() > followed_unseen  # (placed faces only)
+    if flat.mean() < MIN_FLAT_SHARE or (many_unseen and not flat[~support].all()):
         return None
     if grid_continues(lattice_h, n, regions, lab, colors=statistics.color):
         return None  # as a board's tiles do: judged as for a face found cold

@@ -71,6 +71,15 @@ def test_a_face_of_narrow_stickers_is_found_in_a_look_of_its_own(size: int, seed
     _assert_found_and_joined(*_corner_view(size, seed))
 
 
+# A face beside the one found whose stickers show as regions in half its cells only (two
+# stickers of one colour merged into one region, or a sticker at the cube's outline merged
+# with a background of its colour), the others flat: taken from those it shows. Without
+# it, each of these views lacked a face.
+@pytest.mark.parametrize(("size", "seed"), [(4, 34), (5, 11), (6, 27), (7, 38)])
+def test_a_face_showing_half_its_stickers_beside_a_face_found_is_found(size, seed) -> None:
+    _assert_found_and_joined(*_corner_view(size, seed))
+
+
 def _assert_found_and_joined(image: np.ndarray, truth) -> None:
     view = detect_faces(image)
     assert any(face.sticker_px >= 12 for face in truth.faces)
