@@ -211,9 +211,17 @@ def judge(
     return Outcome("diagnosis", f"got {codes}, injected {expected}")
 
 
-def run_views(cubes: int, sizes: list[int], seed: int, render: Callable) -> None:
-    """Photos of a few faces each per random cube (``render(truth, rng)`` draws them), in
-    random order, read as ``cubescan check`` reads them."""
+def run_cubes(
+    cubes: int,
+    sizes: list[int],
+    seed: int,
+    draw: Callable[[str, np.random.Generator], list[np.ndarray]],
+    read: Callable[[list[np.ndarray]], CubeReport],
+    unit: str,
+) -> None:
+    """Random cubes of each N: ``draw(truth, rng)`` renders the images of one, ``read`` reads
+    them as ``cubescan check`` does (timed); exact (the same cube, however held), wrong or
+    refused (with the refusal's code), per N."""
     for size in sizes:
         rng = np.random.default_rng([seed, size])
         outcome: Counter[str] = Counter()
@@ -222,48 +230,51 @@ def run_views(cubes: int, sizes: list[int], seed: int, render: Callable) -> None
         for _ in range(cubes):
             turns = rng.integers(len(moves), size=10 * size + 10)
             truth = apply_moves(solved_facelets(size), [moves[i] for i in turns])
-            drawn = render(truth, rng)
-            images = [drawn[k] for k in rng.permutation(len(drawn))]
+            images = draw(truth, rng)
             start = time.perf_counter()
             try:
-                sources = [f"photo {k}" for k in range(len(images))]
-                photos = read_photos_faces(images, sources)
-                report = check_views(photos, solve=False)
-                outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
+                report = read(images)
+                outcome["exact" if same_cube(report.facelets, truth) else "wrong"] += 1
             except BadInputError as error:
                 outcome[f"refused ({error.code})"] += 1
             seconds.append(time.perf_counter() - start)
         shown = ", ".join(f"{k}: {v}" for k, v in sorted(outcome.items()) if k != "exact")
         print(
             f"N={size}: {outcome['exact'] / cubes:6.1%} exact of {cubes} ({shown or 'no misses'}); "
-            f"median {np.median(seconds):.2f} s a cube"
+            f"median {np.median(seconds):.2f} s {unit}"
         )
 
 
-def run_clips(cubes: int, sizes: list[int], seed: int, frames: int) -> None:
-    """A turning clip per random cube, read as ``cubescan check --video`` reads it."""
-    for size in sizes:
-        rng = np.random.default_rng([seed, size])
-        outcome: Counter[str] = Counter()
-        seconds = []
-        moves = layer_moves(size)
-        for _ in range(cubes):
-            turns = rng.integers(len(moves), size=10 * size + 10)
-            truth = apply_moves(solved_facelets(size), [moves[i] for i in turns])
-            clip = render_turning_video(truth, seed=int(rng.integers(2**31)), frames=frames)
-            start = time.perf_counter()
-            try:
-                photos, read = read_clip_faces(clip.frames, fps=10.0)
-                report = check_clip(photos, solve=False, frames_read=read).views
-                outcome["exact" if same_cube(report.cube.facelets, truth) else "wrong"] += 1
-            except BadInputError as error:
-                outcome[f"refused ({error.code})"] += 1
-            seconds.append(time.perf_counter() - start)
-        shown = ", ".join(f"{k}: {v}" for k, v in sorted(outcome.items()) if k != "exact")
-        print(
-            f"N={size}: {outcome['exact'] / cubes:6.1%} exact of {cubes} ({shown or 'no misses'}); "
-            f"median {np.median(seconds):.2f} s a clip of {frames} frames"
-        )
+def photos_in_any_order(render: Callable) -> Callable[[str, np.random.Generator], list]:
+    """``render(truth, rng)``'s photos of a few faces each, shuffled."""
+
+    def draw(truth: str, rng: np.random.Generator) -> list[np.ndarray]:
+        drawn = render(truth, rng)
+        return [drawn[k] for k in rng.permutation(len(drawn))]
+
+    return draw
+
+
+def read_views(images: list[np.ndarray]) -> CubeReport:
+    """Photos of a few faces each, read as ``cubescan check`` reads them."""
+    sources = [f"photo {k}" for k in range(len(images))]
+    return check_views(read_photos_faces(images, sources), solve=False).cube
+
+
+def clip_drawer(frames: int) -> Callable[[str, np.random.Generator], list[np.ndarray]]:
+    """A clip of ``frames`` frames turning the cube once around."""
+
+    def draw(truth: str, rng: np.random.Generator) -> list[np.ndarray]:
+        seed = int(rng.integers(2**31))
+        return list(render_turning_video(truth, seed=seed, frames=frames).frames)
+
+    return draw
+
+
+def read_clip(frames: list[np.ndarray]) -> CubeReport:
+    """A clip's frames, played at 10 a second, read as ``cubescan check --video`` reads them."""
+    photos, read = read_clip_faces(frames, fps=10.0)
+    return check_clip(photos, solve=False, frames_read=read).views.cube
 
 
 def main() -> None:
@@ -295,10 +306,12 @@ def main() -> None:
     chosen = next((name for name in (*views, "clips") if getattr(args, name)), None)
     start_recording(args.record, f"eval_check {chosen}" if chosen else None)
     if chosen == "clips":
-        run_clips(args.cubes, args.sizes, args.seed, args.frames)
+        unit = f"a clip of {args.frames} frames"
+        run_cubes(args.cubes, args.sizes, args.seed, clip_drawer(args.frames), read_clip, unit)
         return
     if chosen:
-        run_views(args.cubes, args.sizes, args.seed, views[chosen])
+        draw = photos_in_any_order(views[chosen])
+        run_cubes(args.cubes, args.sizes, args.seed, draw, read_views, "a cube")
         return
     size = 3 if args.size_known else None
     if args.save_misses:
