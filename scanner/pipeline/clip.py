@@ -38,6 +38,7 @@ from cubescan.scanner.pipeline.views import (
     PhotoFaces,
     ViewsReport,
     check_views,
+    common_size,
     read_photo_faces,
 )
 
@@ -351,7 +352,7 @@ def check_clip(
     if not photos:
         raise BadInputError("no-face", "no cube face found in any frame of the clip")
     given = len(photos)
-    size = _common_size(photos)
+    size = common_size(photos)
     photos = [photo for photo in photos if photo.size == size]
     with_faces = len(photos)
     if len(photos) > MAX_CLIP_PHOTOS:
@@ -362,9 +363,9 @@ def check_clip(
     if looks < 6:
         raise BadInputError(
             "missing-faces",
-            f"the clip shows {looks} different faces of a {size}x{size} cube in "
-            f"{len(photos)} frames, not all six: turn the cube once around, slowly, so that "
-            "every face comes into view",
+            f"{len(photos)} frames show {looks} different faces of a {size}x{size} cube, not "
+            "all six: turn the cube once around, slowly, so that every face comes into view "
+            "(or photograph it from two opposite corners)",
         )
     first_error: CubescanError | None = None
     readings = []
@@ -416,7 +417,7 @@ def _one_face_per_look(
                 widest[look] = (width, p, k)
     if len(widest) < 6:
         raise BadInputError(
-            "missing-faces", f"the clip shows {len(widest)} different faces found whole, not six"
+            "missing-faces", f"the frames show {len(widest)} different faces found whole, not six"
         )
     looks = sorted(widest, key=lambda look: -seen[look])[:6]
     chosen = [widest[look][1:] for look in looks]
@@ -427,11 +428,3 @@ def _one_face_per_look(
         solve=False,
     )
     return ViewsReport(report, report.photos, (), False)
-
-
-def _common_size(photos: Sequence[PhotoFaces]) -> int:
-    """The N most faces are read at (a face of few stickers is the likelier misread)."""
-    counts: dict[int, int] = {}
-    for photo in photos:
-        counts[photo.size] = counts.get(photo.size, 0) + len(photo.lab)
-    return max(counts, key=counts.__getitem__)

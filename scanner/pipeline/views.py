@@ -190,16 +190,37 @@ def read_photos_faces(
         read_photo_faces(image, source, size) for image, source in zip(images, sources, strict=True)
     ]
     if size is None and len({p.size for p in photos}) > 1:
-        # Most faces decide: a face of few stickers is the likelier misread.
-        counts: dict[int, int] = {}
-        for photo in photos:
-            counts[photo.size] = counts.get(photo.size, 0) + len(photo.lab)
-        common = max(counts, key=counts.__getitem__)
+        common = common_size(photos)
         photos = [
             p if p.size == common else _read_again(image, p, common)
             for p, image in zip(photos, images, strict=True)
         ]
     return photos
+
+
+def common_size(photos: Sequence[PhotoFaces]) -> int:
+    """The N most of the photos' faces are read at: a face of few stickers is the likelier
+    misread.
+
+    Parameters
+    ----------
+    photos
+        Photos' faces (at least one photo).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> lab = np.zeros((9, 3))
+    >>> common_size([PhotoFaces("a", 3, (lab, lab), ()), PhotoFaces("b", 4, (lab,), ())])
+    3
+    """
+    counts: dict[int, int] = {}
+    for photo in photos:
+        counts[photo.size] = counts.get(photo.size, 0) + len(photo.lab)
+    return max(counts, key=counts.__getitem__)
 
 
 def _read_again(image: np.ndarray, photo: PhotoFaces, size: int) -> PhotoFaces:

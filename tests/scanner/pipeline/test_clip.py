@@ -97,7 +97,7 @@ def test_key_frames_show_every_look_with_as_few_frames_as_may_be():
 def test_a_clip_that_shows_some_faces_only_is_refused_saying_how_many():
     clip = clip_of(3, 2, frames=8, turn_deg=45.0)
     photos, _ = read_clip_faces(clip.frames, fps=10.0)
-    with pytest.raises(BadInputError, match=r"shows [345] different faces") as error:
+    with pytest.raises(BadInputError, match=r"show [345] different faces") as error:
         check_clip(photos)
     assert error.value.code == "missing-faces"
 
