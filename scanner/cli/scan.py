@@ -90,8 +90,8 @@ class WindowState:
         Parameters
         ----------
         events
-            The events of one frame (:meth:`ScanSession.feed`, then on a capture
-            ``capture_beside``) or one key (``capture_now``, ``undo``, ``reset``), in
+            The events of one frame (:meth:`ScanSession.feed`, then, when a holding
+            completes, ``capture_beside``) or one key (``capture_now``, ``undo``, ``reset``), in
             order; an empty list changes nothing.
 
         Examples

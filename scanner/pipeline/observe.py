@@ -6,8 +6,9 @@ camera noise. Given the last frame's detection, the grid is tracked from it (see
 when every cell reads as it did then, so only a changed face is named again. A frame whose
 view changed from the last one (the cube being turned) gets the quicker search
 (:func:`view_changed`), and a still view that showed no face is searched again only now and
-then. :class:`LiveObserver` carries all of that from frame to frame. When a face is
-captured, :func:`observe_beside` reads the other faces of its cube in the same frame.
+then. :class:`LiveObserver` carries all of that from frame to frame. When a face has been
+held still long enough, :func:`observe_beside` reads the other faces of its cube in that
+frame.
 
 Examples
 --------
