@@ -276,7 +276,7 @@ class ScanSession:
         return self._capture(self._in_view, force=True)
 
     def capture_beside(self, observations: Sequence[FaceObservation]) -> list[SessionEvent]:
-        """Capture the faces seen beside the face just captured, in the same frame.
+        """Capture the faces seen beside the face held, in the frame its holding completed.
 
         A cube held by a corner shows the camera two or three faces at once: :meth:`feed`
         captures the one held still, this the others (read by
@@ -291,7 +291,8 @@ class ScanSession:
         Parameters
         ----------
         observations
-            The other faces of the held face's cube, seen in the frame it was captured in.
+            The other faces of the held face's cube, seen in the frame its holding
+            completed in (:attr:`holding_completed`).
 
         Returns
         -------
