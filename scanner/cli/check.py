@@ -180,7 +180,8 @@ def print_verdict(console: Console, report: CubeReport) -> None:
 @click.option(
     "--video",
     type=click.Path(path_type=Path),
-    help="Read the cube from a video that turns it around (instead of photos).",
+    help="Read the cube from a video that turns it around, or a folder of its frames "
+    "(instead of photos).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--annotate", type=click.Path(path_type=Path), help="Write annotated photos here.")
@@ -212,8 +213,8 @@ def check(
     ... or given in URFDLB order; any rotation). Or from photos that show two or three
     faces each (two photos from opposite corners; any other number than six photos is read
     so; of more than four, those that show every face are chosen). Or from a clip that
-    turns the cube around (--video). Exit 0 solvable (and as expected), 1 not solvable or
-    not as expected, 2 unreadable input."""
+    turns the cube around (--video: a file, or a folder of its frames). Exit 0 solvable
+    (and as expected), 1 not solvable or not as expected, 2 unreadable input."""
     if expect is not None and scramble is not None:
         raise BadInputError("bad-usage", "give --expect or --scramble, not both")
     if (video is None) == (not paths):
@@ -242,7 +243,8 @@ def check(
     clip = None
     with waiting("reading the clip" if video is not None else "reading the photos"):
         if video is not None:
-            with open_source(video=video) as source:
+            frames = video if video.is_dir() else None
+            with open_source(video=None if frames else video, frames=frames) as source:
                 photos_read, read = read_clip_faces(source, source.fps, size)
             clip = check_clip(photos_read, profile, solve=False, frames_read=read)
             report, photos, conflicts, ambiguous = (

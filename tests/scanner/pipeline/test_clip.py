@@ -23,7 +23,7 @@ from cubescan.scanner.pipeline.views import PhotoFaces
 from cubescan.solver.moves import same_cube
 from cubescan.synth.specs import scramble
 from cubescan.synth.turning import TurningVideo, render_turning_video
-from cubescan.synth.video import write_video
+from cubescan.synth.video import write_frames, write_video
 
 
 @cache
@@ -120,6 +120,17 @@ def test_check_video_reads_the_cube_from_a_clip_file(tmp_path, table_cache):
     assert all(photo["source"].startswith("frame ") for photo in report["photos"])
     text = CliRunner().invoke(main, ["check", "--video", str(path)])
     assert text.exit_code == 0 and "frames of the clip" in text.output
+
+
+def test_check_video_plays_a_folder_of_frames_as_a_clip(tmp_path, table_cache):
+    clip = clip_of(3, 0)
+    write_frames(clip.frames, tmp_path / "frames")
+    result = CliRunner().invoke(main, ["check", "--video", str(tmp_path / "frames"), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{") :])
+    assert report["valid"] and same_cube(report["facelets"], clip.facelets)
+    # A folder plays at 30 frames a second: every third frame is read.
+    assert report["clip"]["frames_read"] == len(clip.frames) // 3
 
 
 @pytest.mark.parametrize(
