@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 from rich.console import Console
 
-from cubescan.calibration.profile import load_profile
+from cubescan.calibration.profile import Profile, load_profile
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli.preparation import start_preparation, waiting
 from cubescan.scanner.cli.validate import print_report
@@ -23,9 +24,9 @@ from cubescan.scanner.pipeline.check import (
     load_photos,
     with_solution,
 )
-from cubescan.scanner.pipeline.clip import check_clip, read_clip_faces
+from cubescan.scanner.pipeline.clip import ClipReport, check_clip, read_clip_faces
 from cubescan.scanner.pipeline.photos import list_photos
-from cubescan.scanner.pipeline.views import check_views, read_photos_faces
+from cubescan.scanner.pipeline.views import ViewsReport, check_views, read_photos_faces
 from cubescan.solver.facelets import parse_state
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import apply_moves, format_moves, parse_moves, solved_facelets
@@ -175,6 +176,29 @@ def print_verdict(console: Console, report: CubeReport) -> None:
         )
 
 
+def _read_clip(video: Path, size: int | None, profile: Profile | None) -> ClipReport:
+    """The cube in a clip turning it around: a video file, or a folder of its frames."""
+    source = open_source(frames=video) if video.is_dir() else open_source(video=video)
+    with source:
+        photos, read = read_clip_faces(source, source.fps, size)
+    return check_clip(photos, profile, solve=False, frames_read=read)
+
+
+def _read_joined(
+    images: list[np.ndarray], sources: list[str], size: int | None, profile: Profile | None
+) -> tuple[ViewsReport, ClipReport | None]:
+    """The cube in photos of two or three faces each; of more photos than can be placed
+    together, from the key photos that show every face (as a clip's key frames are)."""
+    faces = read_photos_faces(images, sources, size)
+    try:
+        return check_views(faces, profile, solve=False), None
+    except BadInputError as error:
+        if error.code != "too-many-photos":
+            raise
+    clip = check_clip(faces, profile, solve=False)
+    return clip.views, clip
+
+
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
@@ -232,47 +256,25 @@ def check(
             )
         check_output_folder(annotate)  # before the work, not after it
     profile = load_profile(profile_name) if profile_name else None
-    if video is not None:
-        images, sources = [], []
-    elif joined:
+    if video is None and joined:
         images = [read_image(path) for path in listed]
         sources = [str(path) for path in listed]
-    else:
+    elif video is None:
         sources, images = load_photos(listed)
     preparation = start_preparation(["detector", "solver"])
-    clip = None
+    views, clip, photos = None, None, None
     with waiting("reading the clip" if video is not None else "reading the photos"):
         if video is not None:
-            frames = video if video.is_dir() else None
-            with open_source(video=None if frames else video, frames=frames) as source:
-                photos_read, read = read_clip_faces(source, source.fps, size)
-            clip = check_clip(photos_read, profile, solve=False, frames_read=read)
-            report, photos, conflicts, ambiguous = (
-                clip.views.cube,
-                None,
-                clip.views.conflicts,
-                clip.views.ambiguous,
-            )
+            clip = _read_clip(video, size, profile)
+            views = clip.views
         elif joined:
-            faces = read_photos_faces(images, sources, size)
-            try:
-                views = check_views(faces, profile, solve=False)
-            except BadInputError as error:
-                if error.code != "too-many-photos":
-                    raise
-                # More photos than can be placed together: key photos that show every
-                # face are chosen as a clip's key frames are.
-                clip = check_clip(faces, profile, solve=False)
-                views = clip.views
-            report, photos, conflicts, ambiguous = (
-                views.cube,
-                None,
-                views.conflicts,
-                views.ambiguous,
-            )
+            views, clip = _read_joined(images, sources, size, profile)
         else:
             report, photos = check_photos(images, sources, size, orientation, profile, solve=False)
-            conflicts, ambiguous = (), False
+    if views is not None:
+        report = views.cube
+    conflicts = views.conflicts if views is not None else ()
+    ambiguous = views is not None and views.ambiguous
     console = Console()
     if not as_json:
         # The verdict before the solution: on the first run the solver may still be
@@ -308,7 +310,7 @@ def check(
     )
     if as_json:
         data = report.to_dict()
-        if joined:
+        if views is not None:
             data["conflicts"] = list(conflicts)
             data["ambiguous"] = data["ambiguous"] or ambiguous
         if clip is not None:
