@@ -23,11 +23,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from cubescan.synth.corners import CornerTruth, _look_at, random_corner_spec, render_corner_view
+from cubescan.synth.corners import (
+    _CORNER_SIGNS,
+    CornerTruth,
+    _look_at,
+    random_corner_spec,
+    render_corner_view,
+)
 from cubescan.synth.scenes import render_scene
 from cubescan.synth.specs import STANDARD_SCHEME, with_pose
-
-_CORNERS = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,7 +112,7 @@ def render_turning_video(
     if frames < 2:
         raise ValueError(f"a clip needs at least 2 frames, got {frames}")
     rng = np.random.default_rng(seed)
-    corner = _CORNERS[rng.integers(len(_CORNERS))]
+    corner = _CORNER_SIGNS[rng.integers(len(_CORNER_SIGNS))]
     look = random_corner_spec(
         rng, size, faces=3, resolution=resolution, scale_range=scale_range,
         corner=tuple(int(v) for v in corner),
@@ -139,7 +143,8 @@ def render_turning_video(
     for k in range(frames):
         image, view = render_corner_view(with_pose(look, *pose(float(k))))
         if blur_samples > 1:
-            # The shutter is open half the frame: renders spread over half a step each way.
+            # The shutter is open half the frame: renders spread over the middle half of
+            # the frame's step, a quarter step each way.
             times = k + (np.arange(blur_samples) + 0.5) / blur_samples * 0.5 - 0.25
             stack = [render_scene(with_pose(look, *pose(float(t))))[0] for t in times]
             image = np.mean(stack, axis=0).round().astype(np.uint8)

@@ -186,9 +186,8 @@ def face_groups(photos: Sequence[PhotoFaces]) -> list[list[int]]:
 
     Faces are grouped so that every two faces of a group look alike (:data:`SAME_LOOK`,
     :data:`SAME_LOOK_SHARE`; complete linkage, so that no chain of poor readings joins two
-    faces of the cube). Two
-    faces of one photo are never one group (a photo shows each face once), nor faces of
-    different N.
+    faces of the cube). Two faces of one photo are never one group (a photo shows each face
+    once), nor faces of different N.
 
     Parameters
     ----------
