@@ -60,6 +60,12 @@ from cubescan.scanner.grid.tracking import _follow
 
 FACES_OF_A_CUBE_IN_VIEW = 3  # a cube never shows the camera more
 
+# The sides of a predicted face (0 above, 1 below, 2 left, 3 right in its lattice) away from
+# the faces that placed it: a neighbour's far side (its second coordinate runs away from the
+# face it shares a side with, see neighbor_homographies), a corner's third face's two.
+NEIGHBOR_FAR_SIDES = (1,)
+THIRD_FAR_SIDES = (1, 3)
+
 SIDES = ("top", "right", "bottom", "left")
 """A face's sides as it is seen: side k runs from its quad's corner k to corner k + 1."""
 
@@ -361,7 +367,7 @@ def _faces_beside(
             predicted = make_detection(homography, n, np.ones((n, n)))
             if any(_overlap(predicted.quad, other.quad) for other in taken):
                 continue
-            fitted = _followed(image, predicted, look)
+            fitted = _followed(image, predicted, look, NEIGHBOR_FAR_SIDES)
             if (
                 fitted is not None
                 and not any(_overlap(fitted.quad, other.quad) for other in taken)
@@ -376,6 +382,7 @@ def _followed(
     image: np.ndarray,
     predicted: FaceDetection,
     look: tuple[_Pass, np.ndarray, tuple[float, float], float],
+    far_sides: tuple[int, ...],
 ) -> FaceDetection | None:
     """A predicted face refitted to the stickers seen where it is predicted (regions square
     within ``MAX_EXTRAPOLATED_ASPECT``: a prediction stands for the lattice), in the look
@@ -383,10 +390,13 @@ def _followed(
     was set for, in a look of its own scaled for its narrow side. A sticker in all cells but
     a few is asked first; only then, in the finer look, stickers in half of them, the rest
     flat (``placed``: see :func:`~cubescan.scanner.grid.tracking._follow`), lest a poor fit
-    in the coarse look stand for the face its own look shows whole."""
+    in the coarse look stand for the face its own look shows whole. ``far_sides`` are the
+    prediction's sides away from the faces it was placed by (see
+    :func:`~cubescan.scanner.grid.tracking._follow`)."""
     pass_, crop, offset, scale = look
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
-    fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+    aspect = MAX_EXTRAPOLATED_ASPECT
+    fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, aspect, far_sides=far_sides)
     if fitted is not None:
         return fitted
     narrow = narrow_cell_width(predicted.centers)
@@ -394,10 +404,10 @@ def _followed(
     if narrow >= MIN_THIRD_FACE_PX and own_scale * OWN_CROP_FINER > scale:
         pass_, crop, offset, _ = _around(image, [predicted], narrow, OWN_CROP_PAD)
         to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
-        fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT)
+        fitted = _follow(predicted, pass_.lab, pass_.regions, to_frame, aspect, far_sides=far_sides)
         if fitted is not None:
             return fitted
-    return _follow(predicted, pass_.lab, pass_.regions, to_frame, MAX_EXTRAPOLATED_ASPECT, True)
+    return _follow(predicted, pass_.lab, pass_.regions, to_frame, aspect, True, far_sides)
 
 
 def _third_face(
@@ -431,7 +441,7 @@ def _third_face(
         predicted = make_detection(homography, found[0].size, np.ones((found[0].size,) * 2))
         if any(_overlap(predicted.quad, face.quad) for face in found):
             continue
-        followed = _followed(image, predicted, look)
+        followed = _followed(image, predicted, look, THIRD_FAR_SIDES)
         face = followed or _flat_face(predicted, pass_.lab, to_frame)
         if (
             face is not None

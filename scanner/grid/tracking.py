@@ -109,6 +109,7 @@ def _follow(
     to_frame: np.ndarray,
     max_aspect: float = MAX_LATTICE_ASPECT,
     placed: bool = False,
+    far_sides: tuple[int, ...] = (),
 ) -> FaceDetection | None:
     """The previous frame's face, refitted to the stickers found where its grid predicts
     them: the tracking path's first look, which needs no lattice to be linked and searched.
@@ -129,7 +130,10 @@ def _follow(
     geometry (beside a face found) rather than seen last frame may show stickers in half
     its cells only (four at least), when every cell without one is flat: two stickers of
     one colour side by side merge into one region, and so does a sticker at the cube's
-    outline with a background of its colour.
+    outline with a background of its colour. Such a face's ``far_sides`` (of the ring's:
+    0 above, 1 below, 2 left, 3 right), away from the faces it was placed by, are not held
+    against it: past them lies the background, whose texture can show sticker-sized spots in
+    a row, and a fit one row off towards them leaves its near row in the ring on the near side.
     """
     n = previous.size
     lattice_h = _lattice_of_face(np.linalg.inv(to_frame) @ previous.homography)
@@ -151,7 +155,9 @@ def _follow(
         lattice_h = exact_fit(cells[shown], regions.centers[stickers[shown]])
         if lattice_h is None:
             return None
-    if (seen[n * n :].reshape(4, n).sum(axis=1) >= max(2, n - 1)).any():
+    ring = seen[n * n :].reshape(4, n).sum(axis=1)
+    ring[list(far_sides)] = 0
+    if (ring >= max(2, n - 1)).any():
         return None  # a row of stickers past a side: one row off
     face_h = _face_of_lattice(lattice_h)
     support = (stickers >= 0).reshape(n, n)

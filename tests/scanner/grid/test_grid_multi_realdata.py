@@ -17,13 +17,14 @@ import pytest
 
 from cubescan.scanner.grid import detect_faces, detect_grid
 
-# 114 of the 129 labelled faces in 49 photos since a face predicted beside a face found may
-# show stickers in half its cells (112 before, since a face's neighbours are predicted from
-# its pose and looked for at their own scale; 109 with only the third face at a corner
-# predicted from the other two, 105 before that; detect_grid, one face a photo: 48). The
-# faces missed are mostly top faces seen at a grazing angle, their stickers a few pixels
-# tall in these 300x400 photos.
-MIN_LOCATED = 114
+# 115 of the 129 labelled faces in 49 photos since a row of spots past a predicted face's
+# far side (the background's texture) no longer counts against it; 114 since a face
+# predicted beside a face found may show stickers in half its cells; 112 since a face's
+# neighbours are predicted from its pose and looked for at their own scale; 109 with only
+# the third face at a corner predicted from the other two; 105 before that; detect_grid,
+# one face a photo: 48. The faces missed are mostly top faces seen at a grazing angle, their
+# stickers a few pixels tall in these 300x400 photos.
+MIN_LOCATED = 115
 
 
 def _located(record: dict, faces) -> bool:
@@ -72,7 +73,7 @@ def test_every_face_the_single_face_detector_locates_is_located(multi_face_resul
     assert not lost, lost
 
 
-@pytest.mark.xfail(strict=True, reason="the issue's target: 114 of 129 labelled faces today")
+@pytest.mark.xfail(strict=True, reason="the issue's target: 115 of 129 labelled faces today")
 def test_every_labelled_face_is_located(multi_face_results) -> None:
     missed = [image for image, faces in multi_face_results.items() if not all(m for m, _ in faces)]
     assert not missed, missed
