@@ -15,7 +15,7 @@ from cubescan.scanner.grid._kernels import _interpolated, _sort_in_place, _sorte
 
 # The glare kernels use loops, not NumPy's reductions: numba spends a quarter of a second
 # compiling each reduction (once per machine; the cache keeps the result).
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
     """Which cells (pixels (n, n, 16, 3) Lab) are one flat colour under a glare spot (see
     cells.flat_under_glare): each cell's pixels are ordered by lightness (stably, as NumPy's argsort
@@ -37,7 +37,7 @@ def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> n
             lightest_chroma = 0.0
             for k in range(quarter, count):
                 lightest_chroma += np.hypot(cell[k, 1] - 128.0, cell[k, 2] - 128.0)
-            lighter = _channel_mean(cell[quarter:], 0) - _channel_mean(cell[:half], 0)
+            lighter = _mean(cell[quarter:, 0]) - _mean(cell[:half, 0])
             glared[i, j] = (
                 _channel_spread(cell[:half]) < max_spread
                 and lighter > max_spread
@@ -46,11 +46,13 @@ def _glared_cells(pixels: np.ndarray, max_spread: float, min_chroma: float) -> n
     return glared
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _stable_order(values: np.ndarray) -> np.ndarray:
     """Indices that sort a few values, ties kept in their order (an insertion sort: numba's
     own stable argsort takes a second to compile)."""
-    order = np.arange(len(values))
+    order = np.empty(len(values), np.int64)
+    for a in range(len(values)):
+        order[a] = a
     for a in range(1, len(values)):
         index = order[a]
         b = a - 1
@@ -61,7 +63,7 @@ def _stable_order(values: np.ndarray) -> np.ndarray:
     return order
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> np.ndarray:
     """:func:`_washed_cell` of each cell (pixels (n, n, 16, 3) Lab, darkest first)."""
     washed = np.zeros(ordered.shape[:2], np.bool_)
@@ -71,7 +73,7 @@ def _washed_cells(ordered: np.ndarray, max_spread: float, min_chroma: float) -> 
     return washed
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _washed_cell(cell: np.ndarray, max_spread: float, min_chroma: float) -> bool:
     """Whether a cell's pixels (16, 3) Lab, darkest first, are a coloured sticker washed out
     by glare over much of its patch (see cells.washed_by_glare): the darkest quarter is flat and
@@ -79,12 +81,12 @@ def _washed_cell(cell: np.ndarray, max_spread: float, min_chroma: float) -> bool
     count = len(cell)
     base = cell[: count // 4]
     margin = max_spread / 2
-    base_a = _channel_mean(base, 1) - 128.0
-    base_b = _channel_mean(base, 2) - 128.0
+    base_a = _mean(base[:, 1]) - 128.0
+    base_b = _mean(base[:, 2]) - 128.0
     chroma = np.hypot(base_a, base_b)
     if not (_channel_spread(base) < margin and chroma > min_chroma):
         return False
-    if cell[count - 1, 0] - _channel_mean(base, 0) <= max_spread:
+    if cell[count - 1, 0] - _mean(base[:, 0]) <= max_spread:
         return False
     hue_a, hue_b = base_a / chroma, base_b / chroma
     for k in range(count):
@@ -96,7 +98,7 @@ def _washed_cell(cell: np.ndarray, max_spread: float, min_chroma: float) -> bool
     return True
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _channel_spread(pixels: np.ndarray) -> float:
     """The largest range (max - min) of any channel over the pixels (K, 3)."""
     spread = 0.0
@@ -108,16 +110,17 @@ def _channel_spread(pixels: np.ndarray) -> float:
     return spread
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _channel_mean(pixels: np.ndarray, channel: int) -> float:
-    """The mean of one channel over the pixels (K, 3)."""
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
+def _mean(values: np.ndarray) -> float:
+    """The mean of the values (one channel of some pixels: a column, not a channel number,
+    which numba would compile once for each literal channel)."""
     total = 0.0
-    for k in range(len(pixels)):
-        total += pixels[k, channel]
-    return total / len(pixels)
+    for k in range(len(values)):
+        total += values[k]
+    return total / len(values)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
     """Of each cell of a rectified n x n face (``patch``: (n * cell_px, n * cell_px, 3)
     8-bit), the pixels of its inner patch (all but a border of two pixels), (n, n, K, 3);
@@ -129,7 +132,7 @@ def inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
     inner = np.empty((n, n, count, 3), np.uint8)
     median = np.empty((n, n, 3), np.float32)
     spread = np.zeros((n, n))
-    ordered = np.empty(count, np.float64)
+    ordered = np.empty(count)
     last = count - 1
     for row in range(n):
         for col in range(n):
@@ -148,7 +151,7 @@ def inner_patch_statistics(patch: np.ndarray, n: int, cell_px: int):
     return inner, median, spread
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _rank(ordered: np.ndarray, place: float) -> float:
     """The value at a fractional rank of sorted values, linearly interpolated."""
     below = int(np.floor(place))

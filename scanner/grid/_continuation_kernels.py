@@ -19,7 +19,7 @@ from cubescan.scanner.grid._kernels import (
 )
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def ring_squares(
     ring: np.ndarray,
     n: int,

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def on_one_line(coords: np.ndarray) -> bool:
     """True when all the (integer) coords lie on one line, or are one point: exactly where
     their centred matrix has rank below two."""
@@ -25,7 +25,7 @@ def on_one_line(coords: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _on_one_line_but_one(coords: np.ndarray) -> bool:
     count = len(coords)
     if count < 4:

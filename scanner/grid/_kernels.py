@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     # Point by point (the same arithmetic whatever the batch, unlike a BLAS product); a
     # point at infinity is kept finite.
@@ -28,7 +28,7 @@ def _project(points: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _grow_lattices(order, first, dst, disp, local, step_tol):
     """Breadth-first growth of lattices from the seeds in ``order`` (see _link_lattices).
 
@@ -96,7 +96,7 @@ def _grow_lattices(order, first, dst, disp, local, step_tol):
     return members[:kept], ends[:lattices], coords
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _seed_axes(local: np.ndarray) -> tuple[int, int]:
     """The two neighbours (rows of ``local``, displacements in the region's own frame) that
     give a seed its lattice axes: of the nearly perpendicular pairs, the most perpendicular
@@ -113,7 +113,7 @@ def _seed_axes(local: np.ndarray) -> tuple[int, int]:
     return pair
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _lattice_shapes(inverse: np.ndarray, centers: np.ndarray, whiten: np.ndarray):
     step = 0.5
     count = len(centers)
@@ -142,7 +142,7 @@ def _lattice_shapes(inverse: np.ndarray, centers: np.ndarray, whiten: np.ndarray
     return here, shape
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _elongation(shape: np.ndarray) -> np.ndarray:
     """Ratio of the larger to the smaller singular value of each 2x2 matrix."""
     ratio = np.empty(len(shape))
@@ -155,7 +155,7 @@ def _elongation(shape: np.ndarray) -> np.ndarray:
     return ratio
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _nearest(points: np.ndarray, centers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distance to, and index of, the nearest of ``centers`` for each point (brute force:
     a handful of points against a few hundred centres)."""
@@ -172,12 +172,12 @@ def _nearest(points: np.ndarray, centers: np.ndarray) -> tuple[np.ndarray, np.nd
     return dist, index
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _pitch_cell_areas(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return _quad_areas(_cell_quads(coords, homography))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _cell_quads(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """The image corners (4 K, 2) of the pitch cell around each lattice coordinate, four
     by four, clockwise from the top left."""
@@ -190,7 +190,7 @@ def _cell_quads(coords: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return _project(corners, homography)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _quad_areas(quads: np.ndarray) -> np.ndarray:
     """The area of each quad of :func:`_cell_quads`' corners (shoelace), 1e-6 at least."""
     area = np.empty(len(quads) // 4)
@@ -204,7 +204,7 @@ def _quad_areas(quads: np.ndarray) -> np.ndarray:
     return area
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The homography (3x3, [2, 2] = 1) taking ``source`` to ``target`` ((K, 2), K >= 4)
     with the least squared reprojection error in the target, or all NaN when the points fix
@@ -253,7 +253,7 @@ def _least_squares_homography(source: np.ndarray, target: np.ndarray) -> np.ndar
     return _refined(homography / homography[2, 2], source, target)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _normalisation(points: np.ndarray) -> tuple[float, float, float]:
     """The scale that gives ``points`` a mean distance of root two from their centroid, and
     the centroid (x, y); scale 0 when they all coincide."""
@@ -268,7 +268,7 @@ def _normalisation(points: np.ndarray) -> tuple[float, float, float]:
     return (np.sqrt(2.0) / spread if spread > 1e-12 else 0.0), mx, my
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _refined(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> np.ndarray:
     """Levenberg-Marquardt steps on the eight free entries of ``homography`` (its [2, 2]
     stays 1) against the squared reprojection error: ten at most, as OpenCV takes."""
@@ -302,7 +302,7 @@ def _refined(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> 
     return best
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _solve(matrix: np.ndarray, right: np.ndarray) -> np.ndarray:
     """x with matrix @ x = right (Gaussian elimination, partial pivoting); NaN when the
     matrix is singular."""
@@ -331,14 +331,14 @@ def _solve(matrix: np.ndarray, right: np.ndarray) -> np.ndarray:
     return x
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _all_finite(values: np.ndarray) -> bool:
     """Whether no value is NaN or infinite: then, and only then (short of overflow, which
     is as bad), their sum is finite. Quicker to compile than ``np.isfinite(...).all()``."""
     return np.isfinite(values.sum())
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _inverse(m: np.ndarray) -> np.ndarray:
     """The inverse of a 3x3 matrix (its adjugate over its determinant)."""
     inverse = np.empty((3, 3))
@@ -352,7 +352,7 @@ def _inverse(m: np.ndarray) -> np.ndarray:
     return inverse / determinant
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _normal_equations(homography: np.ndarray, source: np.ndarray, target: np.ndarray):
     """J^T J and J^T r of the reprojection residuals r over the eight free entries."""
     h = homography
@@ -371,7 +371,7 @@ def _normal_equations(homography: np.ndarray, source: np.ndarray, target: np.nda
     return normal, gradient
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _add_row(normal: np.ndarray, right: np.ndarray, row: np.ndarray, value: float) -> None:
     """Add one row of a least-squares system (``row`` . x = ``value``) to its normal
     equations: ``normal`` += row row^T, ``right`` += row value."""
@@ -381,7 +381,7 @@ def _add_row(normal: np.ndarray, right: np.ndarray, row: np.ndarray, value: floa
             normal[a, b] += row[a] * row[b]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _reprojection_error(homography: np.ndarray, source: np.ndarray, target: np.ndarray) -> float:
     mapped = _project(source, homography)
     error = 0.0
@@ -390,7 +390,7 @@ def _reprojection_error(homography: np.ndarray, source: np.ndarray, target: np.n
     return error
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _interpolated(lower: float, upper: float, weight: float) -> float:
     """``weight`` of the way from ``lower`` to ``upper``, from the nearer end, as NumPy's
     percentiles interpolate (so the result is theirs to the last bit)."""
@@ -399,7 +399,7 @@ def _interpolated(lower: float, upper: float, weight: float) -> float:
     return lower + (upper - lower) * weight
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _sort_in_place(values: np.ndarray) -> None:
     """Sort a few values (insertion sort: quick for a few dozen, and quick to compile,
     unlike ``np.sort``)."""
@@ -411,7 +411,7 @@ def _sort_in_place(values: np.ndarray) -> None:
         values[j + 1] = value
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _sorted_median(ordered: np.ndarray) -> float:
     """The median of sorted values (the mean of the middle two of an even count)."""
     half = len(ordered) // 2

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _suppressed(order: np.ndarray, centers: np.ndarray, sides: np.ndarray) -> np.ndarray:
     """Indices kept by :func:`cubescan.scanner.grid._suppress`, in ``order``: each blocks the others
     within 0.4 of the smaller side of the two (brute force over a few hundred)."""

@@ -13,7 +13,7 @@ from numba import njit
 from cubescan.scanner.grid._kernels import _interpolated
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def free_region_stats(edges: np.ndarray):
     """The regions between an edge image's edges, grown by one pixel right and down (as
     ``cv2.dilate`` with a 2 x 2 kernel grows them): each 4-connected region's area, bounding
@@ -38,7 +38,10 @@ def free_region_stats(edges: np.ndarray):
     run_end = np.empty(most, np.int64)
     parent = np.empty(most, np.int64)
     blocked = np.zeros(width, np.uint8)
-    edge_stats = _empty_stats(1, width)
+    # The edges' label as a variable, not the literal 0 (and x below starts from it): a
+    # literal argument makes numba compile the callee once more, for that literal.
+    edge = np.int64(0)
+    edge_stats = _empty_stats(edge + 1, width)
     edge_sums = np.zeros((1, 5), np.int64)
     runs = 0
     row_first = 0  # the previous row's first run
@@ -50,13 +53,13 @@ def free_region_stats(edges: np.ndarray):
             blocked[x] = here | left
             left = here
         this_first = runs
-        x = 0
+        x = edge
         while x < width:
             start = x
             while x < width and blocked[x]:
                 x += 1
             if x > start:
-                _add_run(edge_stats, edge_sums, 0, y, start, x)
+                _add_run(edge_stats, edge_sums, edge, y, start, x)
             start = x
             while x < width and not blocked[x]:
                 x += 1
@@ -76,7 +79,7 @@ def free_region_stats(edges: np.ndarray):
                 other += 1
         row_first = this_first
     label = np.empty(runs, np.int64)
-    count = 1
+    count = edge + 1  # the next label (not a literal: see above)
     for run in range(runs):
         root = _root(parent, run)
         if root == run:
@@ -106,7 +109,7 @@ def free_region_stats(edges: np.ndarray):
     return stats, centroids, moments
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _root(parent: np.ndarray, node: int) -> int:
     """The root of ``node``'s tree (paths halved on the way)."""
     while parent[node] != node:
@@ -115,7 +118,7 @@ def _root(parent: np.ndarray, node: int) -> int:
     return node
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _empty_stats(count: int, width: int) -> np.ndarray:
     """Stats rows (see :func:`_add_run`) before any run: the left end starts at the width."""
     stats = np.zeros((count, 5), np.int64)
@@ -123,7 +126,7 @@ def _empty_stats(count: int, width: int) -> np.ndarray:
     return stats
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _add_run(stats, sums, label, y, start, end) -> None:
     """Add the run of pixels start..end - 1 of row ``y`` to region ``label``: its stats row
     (left, top, right, bottom, area until finished) and coordinate sums (x, y, x*x, y*y,
@@ -145,7 +148,7 @@ def _add_run(stats, sums, label, y, start, end) -> None:
     sums[label, 4] += y * run_x
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True, boundscheck=False)
 def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndarray:
     """The BGR image (H, W, 3) uint8 shrunk by a whole ``factor`` along both axes: each
     output pixel the mean of its ``factor`` x ``factor`` block, as ``rounded[block sum]``
@@ -179,7 +182,7 @@ def _block_means(image: np.ndarray, factor: int, rounded: np.ndarray) -> np.ndar
     return out.reshape(out_height, out_width, 3)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
     """Each region's compactness (its area over 12 root-determinants of its covariance: 1
     for a filled square), elongation (the root of its covariance's eigenvalue ratio) and
@@ -204,7 +207,7 @@ def _region_shapes(variances: np.ndarray, areas: np.ndarray, sides: np.ndarray):
     return compact, elongation, whiten
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np.ndarray:
     """``np.percentile`` (linear interpolation between the neighbouring ranks, from the
     nearer one as NumPy interpolates) of an 8-bit image's every ``step``-th pixel along
@@ -213,14 +216,31 @@ def level_percentiles(image: np.ndarray, step: int, percents: np.ndarray) -> np.
     for y in range(0, image.shape[0], step):
         for x in range(0, image.shape[1], step):
             counts[image[y, x]] += 1
-    cumulative = np.cumsum(counts)
-    last = cumulative[-1] - 1
+    # Running sums and their look-ups as loops: np.cumsum and np.searchsorted each cost a
+    # compile of their own (a quarter of a second together with their helpers).
+    cumulative = np.empty(256, np.int64)
+    total = 0
+    for level in range(256):
+        total += counts[level]
+        cumulative[level] = total
+    last = total - 1
     out = np.empty(len(percents))
     for i in range(len(percents)):
         place = last * (percents[i] / 100)
         below = int(np.floor(place))
         above = min(below + 1, last)
-        lower = float(np.searchsorted(cumulative, below, side="right"))
-        upper = float(np.searchsorted(cumulative, above, side="right"))
-        out[i] = _interpolated(lower, upper, place - below)
+        out[i] = _interpolated(
+            _levels_up_to(cumulative, below), _levels_up_to(cumulative, above), place - below
+        )
     return out
+
+
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
+def _levels_up_to(cumulative: np.ndarray, rank: int) -> float:
+    """The level of the pixel at ``rank`` (from 0, in order of level) given the running
+    pixel counts per level: the number of levels whose running count is at most ``rank``
+    (``np.searchsorted(cumulative, rank, side="right")``)."""
+    level = 0
+    while level < len(cumulative) and cumulative[level] <= rank:
+        level += 1
+    return float(level)

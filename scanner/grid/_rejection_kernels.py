@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _doubled_angle_sums(gx: np.ndarray, gy: np.ndarray, judged: np.ndarray):
     """Sums over the judged pixels (mask (H, W)) and all channels of the gradients' doubled
     angles (gx + i gy)^2, as (sine, cosine) of those across the columns (cosine >= 0), then

@@ -13,7 +13,7 @@ from numba import njit
 from cubescan.scanner.grid._kernels import _lattice_shapes, _project
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _block_cells(inverse, centers, whiten, lo, hi):
     """:func:`_merged_cells` over all regions, given the image -> lattice map."""
     middle = _project(centers, inverse)
@@ -57,7 +57,7 @@ def _block_cells(inverse, centers, whiten, lo, hi):
     return out_cells, out_middles
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", no_cfunc_wrapper=True)
 def _windows(coords, blocks, middles, lo, extent, sizes):
     """The N x N windows over a lattice where enough stickers were seen (see _best_window).
 
