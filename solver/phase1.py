@@ -92,7 +92,7 @@ def flipslice_classes(move_slice: np.ndarray, move_flip: np.ndarray) -> dict[str
     }
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def entry_index(twist, flip, slice_, flipslice_class, flipslice_sym, twist_conj):
     """Index in the distance table of the state with these phase-1 coordinates.
 
@@ -120,7 +120,7 @@ def entry_index(twist, flip, slice_, flipslice_class, flipslice_sym, twist_conj)
     return np.int64(flipslice_class[pair]) * 2187 + twist_conj[twist, flipslice_sym[pair]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def exact_distance(
     twist,
     flip,

@@ -91,7 +91,7 @@ def build_phase2_tables(
     }
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def entry_index(corners, ud_edges, corners_class, corners_sym, ud_edges_conj):
     """Index in the phase-2 table of the state with these coordinates.
 
@@ -117,7 +117,7 @@ def entry_index(corners, ud_edges, corners_class, corners_sym, ud_edges_conj):
     return np.int64(corners_class[corners]) * 40320 + ud_edges_conj[ud_edges, corners_sym[corners]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def exact_distance(
     corners, ud_edges, packed, corners_class, corners_sym, ud_edges_conj, move_corners, move_ud
 ):

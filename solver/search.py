@@ -43,7 +43,7 @@ from numba import njit
 
 from cubescan.solver import coords, phase2
 from cubescan.solver.cubie import CubieCube
-from cubescan.solver.phase1 import entry_index, exact_distance, mod3_at
+from cubescan.solver.phase1 import entry_index, exact_distance
 from cubescan.solver.symtable import next_distance
 from cubescan.solver.tables import load_tables
 
@@ -65,6 +65,10 @@ _NEVER = 99
 
 _CHECK_EVERY = 4096
 """Nodes between two looks at the stop flag."""
+
+# On literals: a search level starts as np.int64(0), not the literal 0. Numba compiles a
+# kernel called with a literal argument once for that literal and again for int64 when the
+# loop changes it, so each kernel the level reaches would be compiled twice on the first run.
 
 _TABLE_ORDER = (
     "move_twist",
@@ -124,39 +128,7 @@ class SearchOutcome:
     optimal: bool = False
 
 
-@njit(cache=True, nogil=True)
-def _phase1_exact(tables, twist, flip, slice_sorted):
-    """Exact phase-1 distance of a start (a walk down the mod-3 table)."""
-    return exact_distance(
-        twist,
-        flip,
-        slice_sorted // 24,
-        tables[8],
-        tables[9],
-        tables[10],
-        tables[11],
-        tables[0],
-        tables[1],
-        tables[12],
-    )
-
-
-@njit(cache=True, nogil=True)
-def _next_distance(tables, distance, twist, flip, slice_sorted):
-    """Exact phase-1 distance of a neighbour of a state at ``distance``.
-
-    A move changes the distance by at most one, so the stored value mod 3 tells which.
-    """
-    index = entry_index(twist, flip, slice_sorted // 24, tables[9], tables[10], tables[11])
-    step = (mod3_at(tables[8], index) - distance % 3 + 3) % 3
-    if step == 1:
-        return distance + 1
-    if step == 2:
-        return distance - 1
-    return distance
-
-
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _allowed(path, depth, move):
     """Canonical sequences only: no face twice in a row, opposite faces in one order."""
     if depth == 0:
@@ -166,13 +138,13 @@ def _allowed(path, depth, move):
     return face != last and face != last - 3
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _in_phase2_group(move):
     face = move // 3
     return face == 0 or face == 3 or move % 3 == 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _tick(state, stop):
     state[_NODES] += 1
     if state[_NODES] % _CHECK_EVERY == 0 and stop[0] != 0:
@@ -183,12 +155,7 @@ def _tick(state, stop):
 _PHASE2_MOVE_LIST = np.array(coords.PHASE2_MOVES, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
-def _phase2_index(tables, corners, ud):
-    return phase2.entry_index(corners, ud, tables[17], tables[18], tables[19])
-
-
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _expand_phase2(tables, row, depth, path, kids):
     """All 10 children of a phase-2 node at once (see :func:`_expand_phase1`).
 
@@ -207,7 +174,7 @@ def _expand_phase2(tables, row, depth, path, kids):
         kids[i, 0] = c2
         kids[i, 1] = e2
         kids[i, 2] = s2
-        kids[i, 3] = _phase2_index(tables, c2, e2)
+        kids[i, 3] = phase2.entry_index(c2, e2, tables[17], tables[18], tables[19])
         kids[i, 4] = max(tables[13][c2 * 24 + s2], tables[14][e2 * 24 + s2])
     distance = row[4]
     for i in range(10):
@@ -216,7 +183,7 @@ def _expand_phase2(tables, row, depth, path, kids):
             kids[i, 4] = max(kids[i, 4], kids[i, 3])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
     """Depth-limited phase-2 search; 1 = solved, 0 = not at this length, 2 = stopped.
 
@@ -255,7 +222,7 @@ def _phase2(tables, start_row, depth, togo, path, stack, kids, state, stop):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _start_phase2(
     tables, start, which, corners, slice_perm, depth, path, best, stacks, state, stop
 ):
@@ -303,7 +270,7 @@ def _start_phase2(
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _expand_phase1(tables, row, level, remaining, path, kids):
     """Coordinates and exact distances of all 18 children of a phase-1 node at once.
 
@@ -338,7 +305,7 @@ def _expand_phase1(tables, row, level, remaining, path, kids):
             kids[m, 3] = next_distance(tables[8], kids[m, 4], distance)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _phase1(tables, togo, start, distance, which, path, best, stacks, state, stop):
     """All phase-1 solutions of length ``togo``; returns 1 when the search should end.
 
@@ -353,7 +320,7 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
     stack1[0, 3] = 0
     stack1[0, 4] = distance
     stack1[0, 5] = start[3]
-    level = 0
+    level = np.int64(0)  # not a literal: see the note on literals at the top
     while level >= 0:
         if level == togo:
             # The last move is never one of H's (_expand_phase1), but for no move at all.
@@ -396,7 +363,7 @@ def _phase1(tables, togo, start, distance, which, path, best, stacks, state, sto
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop):
     """IDA* over the whole cube up to ``max_depth`` moves, on ``starts[0]``.
 
@@ -430,7 +397,7 @@ def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop)
     budget_end = state[_NODES] + state[_NODE_CAP]
     for depth in range(bound, max_depth + 1):
         stack[0, width - 1] = 0
-        level = 0
+        level = np.int64(0)  # not a literal: see the note on literals at the top
         while level >= 0:
             row = stack[level]
             if level == depth:
@@ -465,7 +432,8 @@ def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop)
                 t2 = tables[0][row[4 * v], m]
                 f2 = tables[1][row[4 * v + 1], m]
                 s2 = tables[2][row[4 * v + 2], m]
-                d2 = _next_distance(tables, row[4 * v + 3], t2, f2, s2)
+                index = entry_index(t2, f2, s2 // 24, tables[9], tables[10], tables[11])
+                d2 = next_distance(tables[8], index, row[4 * v + 3])
                 if d2 > remaining:
                     pruned = True
                     break
@@ -488,7 +456,7 @@ def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop)
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
     """The direct search for short solutions, then two-phase by phase-1 length.
 
@@ -498,7 +466,19 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
     distances = np.zeros(len(starts), dtype=np.int64)
     for which in range(len(starts)):
         start = starts[which]
-        distances[which] = _phase1_exact(tables, start[0], start[1], start[2])
+        # Exact phase-1 distance (a walk down the mod-3 table).
+        distances[which] = exact_distance(
+            start[0],
+            start[1],
+            start[2] // 24,
+            tables[8],
+            tables[9],
+            tables[10],
+            tables[11],
+            tables[0],
+            tables[1],
+            tables[12],
+        )
         # Every solution of any of them is at least its phase-1 distance long.
         state[_LOWER] = max(state[_LOWER], distances[which])
     if direct_depth > 0:

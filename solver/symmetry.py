@@ -253,7 +253,7 @@ def conjugation_table(
     return _conjugation_bfs(move_a, move_b, symmetry_move_table(), np.array(moves, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _conjugation_bfs(move_a, move_b, sym_moves, moves):
     n_a, n_b = len(move_a), len(move_b)
     table = np.full((n_a * n_b, SYMMETRY_COUNT), -1, dtype=np.int32)

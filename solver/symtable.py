@@ -68,7 +68,7 @@ def symmetry_classes(conj: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def mod3_at(packed, index):
     """Distance mod 3 stored for one entry (2 bits each, four to a byte).
 
@@ -92,7 +92,7 @@ def mod3_at(packed, index):
     return (packed[index >> 2] >> ((index & 3) * 2)) & 3
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def next_distance(packed, index, distance):
     """Exact distance of a neighbour, from its stored value and the known ``distance``.
 
@@ -124,7 +124,7 @@ def next_distance(packed, index, distance):
     return distance
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, no_cfunc_wrapper=True)
 def _bfs_level(depth, level, forward, to_class, to_sym, stabilizers, moved_b, conj_b):
     """One breadth-first level over the byte-per-entry table.
 
@@ -164,7 +164,7 @@ def _bfs_level(depth, level, forward, to_class, to_sym, stabilizers, moved_b, co
                         break
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, no_cfunc_wrapper=True)
 def _pack_mod3(depth):
     packed = np.zeros((len(depth) + 3) // 4, dtype=np.uint8)
     for i in prange(len(packed)):
