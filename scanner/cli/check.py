@@ -275,6 +275,7 @@ def check(
         report = views.cube
     conflicts = views.conflicts if views is not None else ()
     ambiguous = views is not None and views.ambiguous
+    placed = views.placed if views is not None else ()
     console = Console()
     if not as_json:
         # The verdict before the solution: on the first run the solver may still be
@@ -286,6 +287,12 @@ def check(
                 f"Read {clip.frames_read} {what}: faces in {clip.frames_with_faces}, "
                 f"{clip.looks} different faces; the cube is read from "
                 f"{', '.join(dict.fromkeys(p.source.split(' #')[0] for p in report.photos))}.",
+                style="dim",
+            )
+        if placed:
+            console.print(
+                f"Placed where the faces beside them put them, not found: {', '.join(placed)} "
+                "(the cube they make is sound).",
                 style="dim",
             )
         for line in conflicts:
@@ -313,6 +320,7 @@ def check(
         if views is not None:
             data["conflicts"] = list(conflicts)
             data["ambiguous"] = data["ambiguous"] or ambiguous
+            data["placed"] = list(placed)
         if clip is not None:
             data["clip"] = {
                 "frames_read": clip.frames_read,

@@ -76,7 +76,13 @@ from __future__ import annotations
 
 from cubescan.scanner.grid.detection import as_bgr, detect_grid
 from cubescan.scanner.grid.face import FaceDetection
-from cubescan.scanner.grid.multi import CubeCorner, FaceLink, FacesInView, detect_faces
+from cubescan.scanner.grid.multi import (
+    CubeCorner,
+    FaceLink,
+    FacesInView,
+    detect_faces,
+    place_third_face,
+)
 from cubescan.scanner.grid.params import WORK_SIDE
 
 __all__ = [
@@ -88,4 +94,5 @@ __all__ = [
     "as_bgr",
     "detect_faces",
     "detect_grid",
+    "place_third_face",
 ]

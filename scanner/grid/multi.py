@@ -264,6 +264,60 @@ def detect_faces(image: object, size: int | None = None) -> FacesInView:
     return replace(view, predicted=tuple(face is third for face in view.faces))
 
 
+def place_third_face(view: FacesInView) -> FacesInView | None:
+    """The view with the third face of its best cube's corner placed by geometry alone, when
+    the detector found only two of that cube's faces, joined at an edge.
+
+    The third face is where the two faces' sides put it (see :func:`_third_face`), at the end
+    of their shared edge where it joins both of them at one corner; nothing in the image is
+    asked of it. It is a guess, for a caller that has other evidence to judge it by (the
+    cube its colours make, in :func:`~cubescan.scanner.pipeline.views.check_views`).
+
+    Parameters
+    ----------
+    view
+        Faces found in one frame, as from :func:`detect_faces`.
+
+    Returns
+    -------
+    FacesInView or None
+        The faces with the third one added last (marked in ``predicted``), or None when
+        the best cube has not exactly two faces found, or no end of their edge holds a face
+        that joins both.
+
+    Examples
+    --------
+    >>> from cubescan.synth.corners import random_corner_spec, render_corner_view
+    >>> spec = random_corner_spec(np.random.default_rng(2), 3, faces=3, resolution=(640, 480))
+    >>> view = detect_faces(render_corner_view(spec)[0])
+    >>> two = join_faces(list(view.faces[:2]))
+    >>> placed = place_third_face(two)
+    >>> len(placed.faces), placed.predicted, len(placed.corners)
+    (3, (False, False, True), 1)
+    >>> place_third_face(view) is None  # three faces found already
+    True
+    """
+    if not view.faces:
+        return None
+    cube = next(group for group in view.cubes if 0 in group)
+    links = [link for link in view.links if set(link.faces) <= set(cube)]
+    if len(cube) != 2 or len(links) != 1:
+        return None
+    first, second = (view.faces[k] for k in links[0].faces)
+    n = first.size
+    for quad in _third_quads(first, second, links[0]):
+        homography = cv2.getPerspectiveTransform(
+            _UNIT_QUAD.astype(np.float32) * n, quad.astype(np.float32)
+        )
+        third = make_detection(homography, n, np.ones((n, n)))
+        placed = join_faces([*view.faces, third])
+        index = len(view.faces)
+        if any(set(corner.faces) == {*cube, index} for corner in placed.corners):
+            predicted = view.predicted or (False,) * index
+            return replace(placed, predicted=(*predicted, True))
+    return None
+
+
 def _more_faces(
     image: np.ndarray,
     size: int | None,

@@ -10,6 +10,12 @@ ones are reported as an ambiguity. No face is named by its centre colour, so thi
 even N too. A face shown in two photos is read from the first; the second reading is
 compared sticker by sticker, and a difference is reported as a conflict, not hidden.
 
+When the faces found are not all six because a photo showed only two of its corner's three
+faces (the third too squashed, or too dim, to be found), that third face is placed where the
+two put it (:func:`~cubescan.scanner.grid.place_third_face`) and its colours read there; the
+cube is taken only when it then reads as a sound one, and the report lists the face as
+placed. Otherwise the answer stays that faces are missing.
+
 Examples
 --------
 >>> from cubescan.synth.corners import render_cube_corners
@@ -33,7 +39,7 @@ import numpy as np
 
 from cubescan.calibration.profile import Profile
 from cubescan.errors import BadInputError
-from cubescan.scanner.grid import detect_faces
+from cubescan.scanner.grid import FacesInView, detect_faces, place_third_face
 from cubescan.scanner.pipeline.check import (
     CubeReport,
     PhotoPlacement,
@@ -76,6 +82,11 @@ class PhotoFaces:
     predicted
         Per face seen, True for a third face placed at a corner from the two beside it
         (see :class:`~cubescan.scanner.grid.multi.FacesInView`); empty when none is.
+    with_third
+        When only two faces of the photo's corner were found: the photo read with the third
+        placed by geometry alone (:func:`~cubescan.scanner.grid.place_third_face`), which
+        :func:`check_views` reads only when the faces found are not all six without it.
+        None otherwise.
     """
 
     source: str
@@ -84,6 +95,7 @@ class PhotoFaces:
     joins: tuple[Join, ...]
     widths: tuple[float, ...] = ()
     predicted: tuple[bool, ...] = ()
+    with_third: PhotoFaces | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,12 +114,16 @@ class ViewsReport:
     ambiguous
         True when another placement of the photos also gives a sound cube, another one,
         with no more stickers the pieces leave unsure.
+    placed
+        The faces seen (as named in ``faces``) that were placed at a corner by the two
+        faces beside them rather than found.
     """
 
     cube: CubeReport
     faces: tuple[PhotoPlacement, ...]
     conflicts: tuple[str, ...]
     ambiguous: bool
+    placed: tuple[str, ...] = ()
 
 
 def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) -> PhotoFaces:
@@ -143,6 +159,15 @@ def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) ->
     found = detect_faces(image, size)
     if not found.faces:
         raise BadInputError("no-face", f"{source}: no cube face found in the photo")
+    with_third = place_third_face(found)
+    photo = _photo_faces(image, source, found)
+    if with_third is None:
+        return photo
+    return replace(photo, with_third=_photo_faces(image, source, with_third))
+
+
+def _photo_faces(image: np.ndarray, source: str, found: FacesInView) -> PhotoFaces:
+    """The faces of the best cube in view (the one the first face belongs to), read."""
     cube = next(group for group in found.cubes if 0 in group)
     index = {face: k for k, face in enumerate(cube)}
     joins = tuple(
@@ -290,12 +315,33 @@ def check_views(
     ...
     cubescan.errors.BadInputError: no photos to read a cube from
     """
-    report = _read_views(photos, profile, solve)
+    try:
+        report = _read_views(photos, profile, solve)
+    except BadInputError as error:
+        if error.code != "missing-faces" or all(p.with_third is None for p in photos):
+            raise
+        return _with_third_faces(photos, profile, solve, error)
     if report.cube.valid or not any(any(photo.predicted) for photo in photos):
         return report
     # A face placed at a corner rather than found may be read a little off: it must not
     # make a sound cube unsound. Without it, the photos give the verdict, or a refusal.
     return _read_views([_found_faces_only(photo) for photo in photos], profile, solve)
+
+
+def _with_third_faces(
+    photos: Sequence[PhotoFaces], profile: Profile | None, solve: bool, missing: BadInputError
+) -> ViewsReport:
+    """The cube with each photo's third face placed (:attr:`PhotoFaces.with_third`) where
+    only two were found: taken only when it reads as a sound cube; else ``missing`` stands.
+    A face placed by geometry alone is a guess, and a sound cube is what confirms it: a
+    sticker read off the face or one misplaced breaks the pieces' rules."""
+    try:
+        report = _read_views([p.with_third or p for p in photos], profile, solve)
+    except BadInputError:
+        raise missing from None
+    if not report.cube.valid:
+        raise missing
+    return report
 
 
 def _found_faces_only(photo: PhotoFaces) -> PhotoFaces:
@@ -370,10 +416,14 @@ def _read_views(photos: Sequence[PhotoFaces], profile: Profile | None, solve: bo
         PhotoPlacement(f"{source} #{k + 1}", letter, (-turns) % 4)
         for source, k, letter, turns, *_ in seen
     )
+    predicted = {photo.source: photo.predicted for photo in photos}
+    placed = tuple(
+        f"{source} #{k + 1}" for source, k, *_ in seen if predicted[source] and predicted[source][k]
+    )
     conflicts = _conflicts(report, seen, size)
     if solve and report.valid:
         report = with_solution(report)
-    return ViewsReport(replace(report, photos=faces), faces, conflicts, ambiguous)
+    return ViewsReport(replace(report, photos=faces), faces, conflicts, ambiguous, placed)
 
 
 def _placed(photos: Sequence[PhotoFaces], combination: tuple[Placement, ...]) -> list[tuple]:

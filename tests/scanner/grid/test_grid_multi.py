@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cubescan.errors import BadInputError
-from cubescan.scanner.grid import detect_faces, detect_grid
+from cubescan.scanner.grid import detect_faces, detect_grid, place_third_face
 from cubescan.scanner.grid.face import cell_width, make_detection
 from cubescan.scanner.grid.multi import SIDES, join_faces
 from cubescan.synth.corners import random_corner_spec, render_corner_view
@@ -17,14 +17,15 @@ from cubescan.synth.scenes import seeded_clutter
 SEEDS = range(4)
 
 
-def _same_face(centers: np.ndarray, truth: np.ndarray) -> bool:
-    """Found centres on the true ones (each within a quarter cell), in any turn or mirror."""
+def _same_face(centers: np.ndarray, truth: np.ndarray, within: float = 0.25) -> bool:
+    """Found centres on the true ones (each within ``within`` of a cell), in any turn or
+    mirror."""
     pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=-1)))
     for turns in range(4):
         turned = np.rot90(truth, turns, axes=(0, 1))
         for candidate in (turned, turned[:, ::-1]):
             if candidate.shape == centers.shape and (
-                np.linalg.norm(candidate - centers, axis=-1).max() < 0.25 * pitch
+                np.linalg.norm(candidate - centers, axis=-1).max() < within * pitch
             ):
                 return True
     return False
@@ -184,3 +185,32 @@ def test_a_face_above_another_is_above() -> None:
     (link,) = view.links
     assert link.above == 1 and link.left is None
     assert [SIDES[side] for side in link.sides] == ["top", "bottom"]
+
+
+# Of three faces found around a corner, any two place the third where it is, every cell's
+# middle on its sticker: the geometry alone, asked of nothing in the image (what check_views
+# falls back to).
+@pytest.mark.parametrize(("size", "seed"), [(2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3)])
+def test_two_faces_of_a_corner_place_the_third(size: int, seed: int) -> None:
+    view = detect_faces(_three_face_view(size, seed))
+    assert len(view.faces) == 3 and len(view.corners) == 1
+    for left_out in range(3):
+        kept = [face for k, face in enumerate(view.faces) if k != left_out]
+        placed = place_third_face(join_faces(kept))
+        assert placed is not None and placed.predicted == (False, False, True)
+        assert len(placed.corners) == 1
+        assert _same_face(placed.faces[2].centers, view.faces[left_out].centers, within=0.4)
+
+
+def test_no_third_face_is_placed_beside_one_face_or_three() -> None:
+    view = detect_faces(_three_face_view(3, 1))
+    assert place_third_face(view) is None
+    assert place_third_face(join_faces([view.faces[0]])) is None
+    assert place_third_face(join_faces([])) is None
+
+
+def _three_face_view(size: int, seed: int) -> np.ndarray:
+    spec = random_corner_spec(
+        np.random.default_rng(seed), size, faces=3, resolution=(800, 600), scale_range=(0.6, 0.9)
+    )
+    return render_corner_view(spec)[0]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cubescan.errors import BadInputError
 from cubescan.scanner.cli import main
-from cubescan.scanner.pipeline.views import check_views, read_photo_faces
+from cubescan.scanner.pipeline.views import PhotoFaces, check_views, read_photo_faces
 from cubescan.solver.moves import apply_moves, same_cube, solved_facelets
 from cubescan.synth.corners import render_cube_corners, render_cube_edges
 
@@ -68,6 +68,31 @@ def test_a_face_placed_at_a_corner_never_makes_the_cube_unsound():
     assert refused.value.code == "missing-faces"
 
 
+def _two_faces_found(photo: PhotoFaces, third: np.ndarray) -> PhotoFaces:
+    """The photo as if its third face had not been found, with that face read as ``third``
+    where the other two place it (:attr:`PhotoFaces.with_third`)."""
+    joins = tuple(join for join in photo.joins if join[0][0] < 2 and join[1][0] < 2)
+    found = replace(photo, lab=photo.lab[:2], joins=joins, widths=photo.widths[:2])
+    with_third = replace(photo, lab=(*photo.lab[:2], third), predicted=(False, False, True))
+    return replace(found, with_third=with_third)
+
+
+def test_a_third_face_not_found_is_placed_when_the_cube_it_makes_is_sound():
+    truth, images = corner_photos(3, 2)
+    photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+    two = _two_faces_found(photos[0], photos[0].lab[2])
+    for order in ([two, photos[1]], [photos[1], two]):
+        report = check_views(order, solve=False)
+        assert report.cube.valid and same_cube(report.cube.facelets, truth)
+        assert report.placed == ("corner 0 #3",)
+    # Read wrong where it is placed (here as the first face), the cube is unsound: the
+    # photos still miss a face, and say so.
+    misread = _two_faces_found(photos[0], photos[0].lab[0])
+    with pytest.raises(BadInputError) as refused:
+        check_views([misread, photos[1]], solve=False)
+    assert refused.value.code == "missing-faces"
+
+
 def test_a_face_shown_again_differently_is_a_conflict():
     truth, images = corner_photos(3, 2)
     photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
@@ -96,7 +121,7 @@ def test_check_takes_two_corner_photos(tmp_path, table_cache):
     data = json.loads(result.stdout)
     assert data["valid"] and same_cube(data["facelets"], truth)
     assert apply_moves(data["facelets"], data["solution"]) == solved_facelets(3)
-    assert len(data["photos"]) == 6 and data["conflicts"] == []
+    assert len(data["photos"]) == 6 and data["conflicts"] == [] and data["placed"] == []
     refused = CliRunner().invoke(main, ["check", str(tmp_path), "--annotate", str(tmp_path)])
     assert refused.exit_code == 2 and "cubescan read" in refused.output
 
