@@ -333,13 +333,17 @@ def _with_third_faces(
 ) -> ViewsReport:
     """The cube with each photo's third face placed (:attr:`PhotoFaces.with_third`) where
     only two were found: taken only when it reads as a sound cube; else ``missing`` stands.
-    A face placed by geometry alone is a guess, and a sound cube is what confirms it: a
-    sticker read off the face or one misplaced breaks the pieces' rules."""
+
+    A face placed by geometry alone is a guess, and the pieces are what confirm it: a
+    sticker read off the face, or a face misplaced, breaks their rules. Every corner and
+    edge piece of one placed face has stickers on faces found. Two placed faces (one per
+    photo, each its corner's third) share an edge whose pieces have none: the cube is then
+    taken only when the reading settles every sticker (none unsure)."""
     try:
         report = _read_views([p.with_third or p for p in photos], profile, solve)
     except BadInputError:
         raise missing from None
-    if not report.cube.valid:
+    if not report.cube.valid or (len(report.placed) > 1 and report.cube.unsure_stickers):
         raise missing
     return report
 
