@@ -2,8 +2,9 @@
 
 The detector's and the solver's inner loops are compiled by numba on first use and the
 solver's tables are built then; both are cached on disk, so only the first run waits. That
-run says so on stderr, and while the photos are read the solver is prepared in a second
-process, so the two waits overlap on a machine with two cores.
+run says so on stderr. While the photos are read, a second process compiles half of the
+detector's kernels (from the other end) and a third, behind both, prepares the solver,
+so the waits overlap on a machine with two cores.
 
 Whether a part is prepared is kept as a marker file in the cache folder, stamped with the
 installed code (file names, sizes and modification times), so a new version or an edited
@@ -24,10 +25,11 @@ from pathlib import Path
 
 import click
 
-# Rough first-run waits on a shared 2-core machine (bench_first_run in docs/accuracy.md): what
-# the status line promises, so that a user knows whether to wait or worry. The solver's
-# table build already uses both cores, so the two parts are counted as if one after the other.
-PREPARE_SECONDS = {"detector": 20, "solver": 30}
+# Rough first-run waits on a 2-core machine (benchmarks/bench_first_run.py): what the status
+# line promises, so that a user knows whether to wait or worry. The solver's table build
+# already uses both cores, so the two parts are counted as if one after the other. Measured
+# with nothing else running: check's verdict after 9-10 s, its solution after 29-30 s.
+PREPARE_SECONDS = {"detector": 10, "solver": 20}
 
 
 def code_stamp() -> str:
@@ -80,6 +82,81 @@ def marker_path(part: str, stamp: str) -> Path:
     from cubescan.solver.cache import cache_dir
 
     return cache_dir() / f"prepared-{part}-{stamp}"
+
+
+# The detector's kernels a photo check compiles, in the order it first calls them: module of
+# cubescan.scanner.grid, kernel, argument types (numba's notation). On the first run a
+# second process compiles them last first while the command compiles them as it meets
+# them; each finds in numba's on-disk cache what the other has compiled, so the two meet
+# halfway and the detector is ready in about half the time. A kernel left out is compiled
+# by the command as before; one the check no longer calls costs only the helper's time.
+_C2 = "float64[:, ::1]"
+_DETECTOR_KERNELS = (
+    ("_regions_kernels", "level_percentiles", "(uint8[:, ::1], int64, float64[::1])"),
+    ("_regions_kernels", "free_region_stats", "(uint8[:, ::1],)"),
+    ("_regions_kernels", "_region_shapes", f"({_C2}, float64[::1], float64[::1])"),
+    (
+        "_kernels",
+        "_grow_lattices",
+        f"(int64[::1], int64[::1], int64[::1], {_C2}, {_C2}, float64)",
+    ),
+    ("_geometry_kernels", "on_one_line", "(int64[:, ::1],)"),
+    ("_geometry_kernels", "_on_one_line_but_one", "(int64[:, ::1],)"),
+    ("_kernels", "_lattice_shapes", f"({_C2}, {_C2}, float64[:, :, ::1])"),
+    ("_kernels", "_elongation", "(float64[:, :, ::1],)"),
+    ("_kernels", "_least_squares_homography", f"({_C2}, {_C2})"),
+    (
+        "_windows_kernels",
+        "_block_cells",
+        f"({_C2}, {_C2}, float64[:, :, ::1], float64[::1], float64[::1])",
+    ),
+    ("_kernels", "_nearest", f"({_C2}, {_C2})"),
+    ("_kernels", "_pitch_cell_areas", f"({_C2}, {_C2})"),
+    (
+        "_windows_kernels",
+        "_windows",
+        f"(int64[:, ::1], int64[:, ::1], {_C2}, int64[::1], int64[::1], int64[::1])",
+    ),
+    ("_cells_kernels", "inner_patch_statistics", "(uint8[:, :, ::1], int64, int64)"),
+    ("_cells_kernels", "_glared_cells", "(uint8[:, :, :, ::1], float64, float64)"),
+    ("_kernels", "_project", f"(Array(float64, 2, 'C', readonly=True), {_C2})"),
+    (
+        "_rejection_kernels",
+        "_doubled_angle_sums",
+        "(float32[:, :, ::1], float32[:, :, ::1], Array(boolean, 2, 'C', readonly=True))",
+    ),
+    (
+        "_continuation_kernels",
+        "ring_squares",
+        f"(Array(float64, 2, 'C', readonly=True), int64, {_C2}, {_C2}, float64[:, :, ::1], "
+        "float64[::1], float64, float64, float64)",
+    ),
+)
+
+
+def warm_up_detector() -> None:
+    """Compile the detector's kernels a photo check uses, the last it calls first.
+
+    Run in a second process on the first run, beside the command reading the photos (see
+    ``_DETECTOR_KERNELS``); what it compiles lands in numba's on-disk cache.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> warm_up_detector()  # doctest: +SKIP
+    """
+    import importlib
+
+    from numba.core.sigutils import normalize_signature
+
+    for module, name, signature in reversed(_DETECTOR_KERNELS):
+        kernel = getattr(importlib.import_module(f"cubescan.scanner.grid.{module}"), name)
+        # As types, not as the text: numba's cache files a compile under the signature it
+        # was asked for, and a call asks with types.
+        kernel.compile(normalize_signature(signature)[0])
 
 
 def warm_up_solver() -> None:
@@ -137,11 +214,15 @@ class Preparation:
         The installed code's :func:`code_stamp`, which names the markers.
     solver_process
         The process preparing the solver meanwhile, or None.
+    detector_process
+        The process compiling half of the detector meanwhile (:func:`warm_up_detector`),
+        or None.
     """
 
     parts: tuple[str, ...]
     stamp: str = ""
     solver_process: BaseProcess | None = None
+    detector_process: BaseProcess | None = None
 
     def wait_for_solver(self) -> None:
         """Wait until the second process has prepared the solver (at once if none).
@@ -172,6 +253,11 @@ class Preparation:
         --------
         >>> Preparation(()).finish()
         """
+        helper, self.detector_process = self.detector_process, None
+        if helper is not None:
+            # By now the command has compiled what the helper had not.
+            helper.terminate()
+            helper.join()
         process, self.solver_process = self.solver_process, None
         prepared = list(self.parts)
         if process is not None:
@@ -190,7 +276,7 @@ class Preparation:
 
 
 def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation:
-    """Announce the first run's preparation on stderr; start the solver's in a second process.
+    """Announce the first run's preparation on stderr; start helper processes for it.
 
     Parameters
     ----------
@@ -200,8 +286,9 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         only when the detector is prepared too (otherwise there is nothing to overlap it
         with).
     overlap
-        Prepare the solver in a second process while the detector is prepared; False
-        when the command runs its own worker processes (``batch``).
+        Compile half of the detector in a second process (:func:`warm_up_detector`) and
+        prepare the solver in a third one, behind both; False when the command runs its
+        own worker processes (``batch``).
 
     Returns
     -------
@@ -230,15 +317,17 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         f"about {seconds} s",
         err=True,
     )
-    process = None
+    process = helper = None
+    # Daemons: they die with the command, whatever way the command ends.
+    context = multiprocessing.get_context("spawn")
+    if "detector" in needed and overlap:
+        helper = context.Process(target=warm_up_detector, daemon=True)
+        helper.start()
     if needed == ("detector", "solver") and overlap:
-        # A daemon: it dies with the command, whatever way the command ends.
-        process = multiprocessing.get_context("spawn").Process(
-            target=warm_up_solver_behind, daemon=True
-        )
+        process = context.Process(target=warm_up_solver_behind, daemon=True)
         process.start()
     sys.stderr.flush()
-    return Preparation(needed, stamp, process)
+    return Preparation(needed, stamp, process, helper)
 
 
 @contextlib.contextmanager
