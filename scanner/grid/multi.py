@@ -309,6 +309,8 @@ def place_third_face(view: FacesInView) -> FacesInView | None:
         homography = cv2.getPerspectiveTransform(
             _UNIT_QUAD.astype(np.float32) * n, quad.astype(np.float32)
         )
+        if not np.isfinite(homography).all():
+            continue  # the two faces' sides run parallel: no corner to put it at
         third = make_detection(homography, n, np.ones((n, n)))
         placed = join_faces([*view.faces, third])
         index = len(view.faces)

@@ -141,7 +141,9 @@ def read_photo_faces(image: np.ndarray, source: str, size: int | None = None) ->
     Returns
     -------
     PhotoFaces
-        The faces of the cube the best face belongs to (other cubes' faces are left out).
+        The faces of the cube the best face belongs to (other cubes' faces are left out);
+        when only two of its corner's faces were found, with the third placed by geometry
+        as :attr:`PhotoFaces.with_third`.
 
     Raises
     ------
