@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from cubescan.solver import coords, phase2
 from cubescan.solver.cubie import CubieCube
@@ -70,28 +70,30 @@ _CHECK_EVERY = 4096
 # kernel called with a literal argument once for that literal and again for int64 when the
 # loop changes it, so each kernel the level reaches would be compiled twice on the first run.
 
-_TABLE_ORDER = (
-    "move_twist",
-    "move_flip",
-    "move_slice_sorted",
-    "move_u_edges",
-    "move_d_edges",
-    "move_corners",
-    "move_ud_edges",
-    "merge_ud_edges",
-    "phase1_mod3",
-    "flipslice_class",
-    "flipslice_sym",
-    "twist_conj",
-    "move_slice",
-    "prune_corners_slice_perm",
-    "prune_ud_edges_slice_perm",
-    "prune_corners",
-    "phase2_mod3",
-    "corners_class",
-    "corners_sym",
-    "ud_edges_conj",
+_KERNEL_TABLES = (
+    ("move_twist", "uint16", 2),
+    ("move_flip", "uint16", 2),
+    ("move_slice_sorted", "uint16", 2),
+    ("move_u_edges", "uint16", 2),
+    ("move_d_edges", "uint16", 2),
+    ("move_corners", "uint16", 2),
+    ("move_ud_edges", "uint16", 2),
+    ("merge_ud_edges", "uint16", 2),
+    ("phase1_mod3", "uint8", 1),
+    ("flipslice_class", "uint16", 1),
+    ("flipslice_sym", "uint8", 1),
+    ("twist_conj", "uint16", 2),
+    ("move_slice", "uint16", 2),
+    ("prune_corners_slice_perm", "int8", 1),
+    ("prune_ud_edges_slice_perm", "int8", 1),
+    ("prune_corners", "int8", 1),
+    ("phase2_mod3", "uint8", 1),
+    ("corners_class", "uint16", 1),
+    ("corners_sym", "uint8", 1),
+    ("ud_edges_conj", "uint16", 2),
 )
+"""The tables the kernels take, in their order, with each one's dtype and dimensions (what
+the kernels are compiled for: see :func:`compile_search`)."""
 
 # Indices into the kernel's int64 ``state`` array (shared with the calling thread).
 _BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START, _LOWER, _OPTIMAL, _NODE_CAP = range(9)
@@ -591,7 +593,35 @@ def table_tuple(tables: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
     >>> order[0], order[8], order[-1]
     ('move_twist', 'phase1_mod3', 'ud_edges_conj')
     """
-    return tuple(tables[name] for name in _TABLE_ORDER)
+    return tuple(tables[name] for name, _, _ in _KERNEL_TABLES)
+
+
+def compile_search() -> None:
+    """Compile the search kernels for the tables' types, without the tables.
+
+    On the first run the tables take seconds to build and the kernels seconds to compile;
+    run in a process of its own, this compiles them meanwhile, and numba's on-disk cache
+    hands the result to the search that follows. The stand-in arrays have the tables'
+    dtypes, dimensions and flags (read-only, C order), which is all a compile asks.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> compile_search()  # doctest: +SKIP
+    """
+    tables = []
+    for _, dtype, ndim in _KERNEL_TABLES:
+        stand_in = np.zeros((1,) * ndim, dtype)
+        stand_in.flags.writeable = False  # as the cache loads them
+        tables.append(stand_in)
+    one_row = np.zeros((1, 6), np.int64)
+    axis_moves = np.zeros((1, 18), np.int64)
+    best, state, stop = (np.zeros(k, np.int64) for k in (MAX_TOTAL + 1, 9, 1))
+    arguments = (tuple(tables), one_row, axis_moves, DIRECT_DEPTH, best, state, stop)
+    _run.compile(tuple(typeof(argument) for argument in arguments))
 
 
 def search(

@@ -3,8 +3,8 @@
 The detector's and the solver's inner loops are compiled by numba on first use and the
 solver's tables are built then; both are cached on disk, so only the first run waits. That
 run says so on stderr. While the photos are read, a second process compiles half of the
-detector's kernels (from the other end) and a third, behind both, prepares the solver,
-so the waits overlap on a machine with two cores.
+detector's kernels (from the other end), and behind both a third compiles the solver's
+search while a fourth builds its tables, so the waits overlap on a machine with two cores.
 
 Whether a part is prepared is kept as a marker file in the cache folder, stamped with the
 installed code (file names, sizes and modification times), so a new version or an edited
@@ -178,6 +178,8 @@ def warm_up_solver() -> None:
     from cubescan.solver.tables import load_tables
 
     load_tables(progress=False)  # no bar from a process the user did not start
+    # The 3x3 search is normally in numba's cache by now (compile_search_behind: the
+    # tables take longer), so this loads it; else it is compiled here too.
     for size in (2, 3):
         solve(apply_moves(solved_facelets(size), "R U F' L2 D B'"))
 
@@ -202,6 +204,27 @@ def warm_up_solver_behind() -> None:
     warm_up_solver()
 
 
+def compile_search_behind() -> None:
+    """:func:`~cubescan.solver.search.compile_search` at a lower priority (nice 10).
+
+    Run in a process of its own on the first run, while the solver's tables are built
+    elsewhere: the two waits overlap instead of following each other.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> compile_search_behind()  # doctest: +SKIP
+    """
+    from cubescan.solver.search import compile_search
+
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    compile_search()
+
+
 @dataclass
 class Preparation:
     """What the first run prepares, and the second process preparing the solver.
@@ -217,15 +240,19 @@ class Preparation:
     detector_process
         The process compiling half of the detector meanwhile (:func:`warm_up_detector`),
         or None.
+    search_process
+        The process compiling the solver's search meanwhile
+        (:func:`compile_search_behind`), or None.
     """
 
     parts: tuple[str, ...]
     stamp: str = ""
     solver_process: BaseProcess | None = None
     detector_process: BaseProcess | None = None
+    search_process: BaseProcess | None = None
 
     def wait_for_solver(self) -> None:
-        """Wait until the second process has prepared the solver (at once if none).
+        """Wait until the processes preparing the solver are done (at once if none).
 
         Returns
         -------
@@ -235,9 +262,10 @@ class Preparation:
         --------
         >>> Preparation(()).wait_for_solver()
         """
-        if self.solver_process is not None:
-            self.solver_process.join()
-            self.solver_process = None
+        for process in (self.search_process, self.solver_process):
+            if process is not None:
+                process.join()
+        self.search_process = self.solver_process = None
 
     def finish(self) -> None:
         """Mark the parts prepared that are; stop a solver preparation nobody waited for.
@@ -258,13 +286,15 @@ class Preparation:
             # By now the command has compiled what the helper had not.
             helper.terminate()
             helper.join()
-        process, self.solver_process = self.solver_process, None
+        solver = [p for p in (self.solver_process, self.search_process) if p is not None]
+        self.solver_process = self.search_process = None
         prepared = list(self.parts)
-        if process is not None:
+        if solver:
             # The command did not solve (an unsolvable cube, bad input): the solver's
             # preparation is left for a run that needs it.
-            process.terminate()
-            process.join()
+            for process in solver:
+                process.terminate()
+                process.join()
             prepared.remove("solver")
         for part in prepared:
             try:
@@ -282,12 +312,13 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
     ----------
     parts
         What the command will use: ``"detector"``, ``"solver"`` or both. Parts already
-        prepared for this code are left out. The solver is prepared in a second process
-        only when the detector is prepared too (otherwise there is nothing to overlap it
-        with).
+        prepared for this code are left out. The solver's tables are built in a process of
+        their own only when the detector is prepared too (otherwise there is nothing to
+        overlap them with); its search is compiled in one whenever the solver is.
     overlap
-        Compile half of the detector in a second process (:func:`warm_up_detector`) and
-        prepare the solver in a third one, behind both; False when the command runs its
+        Compile half of the detector in a second process (:func:`warm_up_detector`),
+        compile the solver's search in a third (:func:`compile_search_behind`) and build
+        its tables in a fourth, both behind the command; False when the command runs its
         own worker processes (``batch``).
 
     Returns
@@ -317,17 +348,20 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         f"about {seconds} s",
         err=True,
     )
-    process = helper = None
+    process = helper = search = None
     # Daemons: they die with the command, whatever way the command ends.
     context = multiprocessing.get_context("spawn")
     if "detector" in needed and overlap:
         helper = context.Process(target=warm_up_detector, daemon=True)
         helper.start()
+    if "solver" in needed and overlap:
+        search = context.Process(target=compile_search_behind, daemon=True)
+        search.start()
     if needed == ("detector", "solver") and overlap:
         process = context.Process(target=warm_up_solver_behind, daemon=True)
         process.start()
     sys.stderr.flush()
-    return Preparation(needed, stamp, process, helper)
+    return Preparation(needed, stamp, process, helper, search)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ from cubescan.scanner.output.terminal import render_net
 from cubescan.solver.facelets import CubeState, parse_state
 from cubescan.solver.moves import apply_moves
 from cubescan.solver.solve import SolveResult, solve_detailed
+from cubescan.solver.tables import load_tables
 from cubescan.solver.validate import validate
 
 EXIT_INTERRUPTED = 130
@@ -192,9 +193,15 @@ def solve(
     best found is printed, and stderr says so); 2 unreadable input; 130 interrupted.
     """
     parsed = parse_state(state)
-    preparation = start_preparation(["solver"] if validate(parsed).valid else [])
+    # A 2x2 needs neither the 3x3 tables nor the 3x3 search: nothing to overlap then.
+    preparation = start_preparation(
+        ["solver"] if validate(parsed).valid else [], overlap=parsed.size > 2
+    )
     try:
         with waiting("solving"):
+            if preparation.search_process is not None:
+                load_tables()  # while a second process compiles the search
+                preparation.wait_for_solver()
             result = solve_detailed(parsed, max_length, timeout)
         preparation.finish()
     except UnsolvableCubeError as err:
