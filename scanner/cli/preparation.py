@@ -28,8 +28,8 @@ import click
 # Rough first-run waits on a 2-core machine (benchmarks/bench_first_run.py): what the status
 # line promises, so that a user knows whether to wait or worry. The solver's table build
 # already uses both cores, so the two parts are counted as if one after the other. Measured
-# with nothing else running: check's verdict after 9-10 s, its solution after 29-30 s.
-PREPARE_SECONDS = {"detector": 10, "solver": 20}
+# with nothing else running: check's verdict after 10 s, its solution after 26 s; solve 13 s.
+PREPARE_SECONDS = {"detector": 10, "solver": 15}
 
 
 def code_stamp() -> str:
