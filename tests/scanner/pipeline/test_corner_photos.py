@@ -93,6 +93,18 @@ def test_a_third_face_not_found_is_placed_when_the_cube_it_makes_is_sound():
     assert refused.value.code == "missing-faces"
 
 
+def test_two_third_faces_not_found_are_placed_when_every_sticker_is_settled():
+    # Each photo's third face placed: the edge they share has no sticker found, so the
+    # cube is taken only when no sticker is left unsure (this one has none).
+    truth, images = corner_photos(3, 2)
+    photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
+    both = [_two_faces_found(photo, photo.lab[2]) for photo in photos]
+    report = check_views(both, solve=False)
+    assert report.cube.valid and same_cube(report.cube.facelets, truth)
+    assert report.cube.unsure_stickers == ()
+    assert sorted(report.placed) == ["corner 0 #3", "corner 1 #3"]
+
+
 def test_a_face_shown_again_differently_is_a_conflict():
     truth, images = corner_photos(3, 2)
     photos = [read_photo_faces(image, f"corner {k}") for k, image in enumerate(images)]
