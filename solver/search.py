@@ -96,7 +96,9 @@ _KERNEL_TABLES = (
 the kernels are compiled for: see :func:`compile_search`)."""
 
 # Indices into the kernel's int64 ``state`` array (shared with the calling thread).
-_BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START, _LOWER, _OPTIMAL, _NODE_CAP = range(9)
+(_BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START, _LOWER, _OPTIMAL, _NODE_CAP,
+ _DIRECT_DONE) = range(10)  # fmt: skip
+_STATE_SIZE = 10
 
 
 @dataclass(frozen=True)
@@ -459,11 +461,12 @@ def _direct(tables, starts, axis_moves, distances, max_depth, best, state, stop)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
+def _run(tables, starts, axis_moves, direct_depth, best, state, stop, searched):
     """The direct search for short solutions, then two-phase by phase-1 length.
 
     ``starts`` holds one row of coordinates per equivalent cube (e.g. the cube seen
-    along another axis, or its inverse); each phase-1 length is tried on all of them.
+    along another axis, or its inverse); each phase-1 length is tried on those of them
+    ``searched`` marks (another thread may search the others).
     """
     distances = np.zeros(len(starts), dtype=np.int64)
     for which in range(len(starts)):
@@ -487,6 +490,7 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
         found = _direct(tables, starts, axis_moves, distances, direct_depth, best, state, stop)
         if found >= 0 or state[_STOPPED] != 0:
             return
+    state[_DIRECT_DONE] = 1
     # A symmetric cube (the superflip...) looks the same along several axes: search
     # each distinct start once.
     distinct = np.ones(len(starts), dtype=np.bool_)
@@ -506,7 +510,7 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
         if togo1 >= state[_BEST_LENGTH]:
             return
         for which in range(len(starts)):
-            if distances[which] > togo1 or not distinct[which]:
+            if distances[which] > togo1 or not distinct[which] or not searched[which]:
                 continue
             if _phase1(
                 tables,
@@ -521,6 +525,14 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop):
                 stop,
             ):
                 return
+
+
+def _run_and_tell(finished: threading.Event, *arguments) -> None:
+    """:func:`_run` in a thread, setting ``finished`` as it ends (however it ends)."""
+    try:
+        _run(*arguments)
+    finally:
+        finished.set()
 
 
 def start_coordinates(cubes: Sequence[CubieCube]) -> np.ndarray:
@@ -619,8 +631,9 @@ def compile_search() -> None:
         tables.append(stand_in)
     one_row = np.zeros((1, 6), np.int64)
     axis_moves = np.zeros((1, 18), np.int64)
-    best, state, stop = (np.zeros(k, np.int64) for k in (MAX_TOTAL + 1, 9, 1))
-    arguments = (tuple(tables), one_row, axis_moves, DIRECT_DEPTH, best, state, stop)
+    best, state, stop = (np.zeros(k, np.int64) for k in (MAX_TOTAL + 1, _STATE_SIZE, 1))
+    searched = np.ones(1, np.bool_)
+    arguments = (tuple(tables), one_row, axis_moves, DIRECT_DEPTH, best, state, stop, searched)
     _run.compile(tuple(typeof(argument) for argument in arguments))
 
 
@@ -682,42 +695,62 @@ def search(
         axis_moves = np.full((len(cubes), 18), -1, dtype=np.int64)
         axis_moves[0] = np.arange(18)
     axis_moves = np.ascontiguousarray(axis_moves, dtype=np.int64)
-    best = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
-    state = np.zeros(9, dtype=np.int64)
-    state[_BEST_LENGTH] = MAX_TOTAL + 1
-    state[_TARGET] = max_length
-    state[_CAP] = PHASE2_CAP
-    state[_NODE_CAP] = DIRECT_NODES
     stop = np.zeros(1, dtype=np.int64)
-    worker = threading.Thread(
-        target=_run,
-        args=(kernel_tables, starts, axis_moves, direct_depth, best, state, stop),
-        daemon=True,
-    )
+    # Two threads (the kernel holds no lock) split the starts of the two-phase search;
+    # the first also runs the direct search, whose optimal short solution comes first.
+    halves = [np.arange(len(cubes)) % 2 == half for half in range(min(2, len(cubes)))]
+    finished = threading.Event()  # set by each thread as it ends
+    runs = []
+    for half, searched in enumerate(halves):
+        best = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
+        state = np.zeros(_STATE_SIZE, dtype=np.int64)
+        state[_BEST_LENGTH] = MAX_TOTAL + 1
+        state[_TARGET] = max_length
+        state[_CAP] = PHASE2_CAP
+        state[_NODE_CAP] = DIRECT_NODES
+        depth = direct_depth if half == 0 else 0
+        arguments = (kernel_tables, starts, axis_moves, depth, best, state, stop, searched)
+        worker = threading.Thread(target=_run_and_tell, args=(finished, *arguments), daemon=True)
+        runs.append((worker, best, state))
+    first = runs[0][2]
     deadline = None if timeout is None else time.monotonic() + timeout
     stopped_for_time = False
-    worker.start()
+    for worker, _, _ in runs:
+        worker.start()
     try:
-        while worker.is_alive():
-            wait = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))
-            worker.join(wait)
+        while True:
+            alive = [worker for worker, _, _ in runs if worker.is_alive()]
+            met = any(s[_BEST_LENGTH] <= max_length for *_, s in runs)
+            # A solution within the target stands once the direct search found none
+            # shorter; the first thread's optimal one stands as soon as it is done.
+            optimal = first[_OPTIMAL] and not runs[0][0].is_alive()
+            if not alive or (met and first[_DIRECT_DONE]) or optimal:
+                break
+            # Waiting on the direct search to end has no event: look again soon.
+            wait = 0.001 if met else 0.05
+            if deadline is not None:
+                wait = max(0.0, min(wait, deadline - time.monotonic()))
+            finished.wait(wait)
+            finished.clear()
             late = deadline is not None and time.monotonic() >= deadline
             # Past the deadline, stop as soon as there is a solution to return.
-            if late and worker.is_alive() and state[_BEST_LENGTH] <= MAX_TOTAL:
-                stopped_for_time = True
-                stop[0] = 1
-                worker.join()
+            if late and any(s[_BEST_LENGTH] <= MAX_TOTAL for *_, s in runs):
+                stopped_for_time = any(worker.is_alive() for worker, _, _ in runs)
+                break
     finally:
-        if worker.is_alive():  # interrupted (Ctrl-C): stop the kernel before leaving
-            stop[0] = 1
+        stop[0] = 1  # the other thread, or both when interrupted (Ctrl-C)
+        for worker, _, _ in runs:
             worker.join()
+    usable = runs if first[_DIRECT_DONE] or stopped_for_time else runs[:1]
+    _, best, state = min(usable, key=lambda run: run[2][_BEST_LENGTH])
     length = int(state[_BEST_LENGTH])
     moves = tuple(int(m) for m in best[:length]) if length <= MAX_TOTAL else ()
+    lower = max(int(s[_LOWER]) for *_, s in runs)
     return SearchOutcome(
         moves,
         int(state[_BEST_START]),
         stopped_for_time and length > max_length,
-        int(state[_NODES]),
-        min(int(state[_LOWER]), len(moves)),
-        bool(state[_OPTIMAL]) or len(moves) <= state[_LOWER],
+        sum(int(s[_NODES]) for *_, s in runs),
+        min(lower, len(moves)),
+        bool(first[_OPTIMAL]) or len(moves) <= lower,
     )
