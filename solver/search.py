@@ -63,7 +63,7 @@ DIRECT_NODES = 2_000_000
 _NEVER = 99
 """Distance given to a child that is never expanded (a move that is not canonical)."""
 
-_CHECK_EVERY = 4096
+_CHECK_EVERY = 256
 """Nodes between two looks at the stop flag."""
 
 # On literals: a search level starts as np.int64(0), not the literal 0. Numba compiles a
