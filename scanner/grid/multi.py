@@ -304,14 +304,7 @@ def place_third_face(view: FacesInView) -> FacesInView | None:
     if len(cube) != 2 or len(links) != 1:
         return None
     first, second = (view.faces[k] for k in links[0].faces)
-    n = first.size
-    for quad in _third_quads(first, second, links[0]):
-        homography = cv2.getPerspectiveTransform(
-            _UNIT_QUAD.astype(np.float32) * n, quad.astype(np.float32)
-        )
-        if not np.isfinite(homography).all():
-            continue  # the two faces' sides run parallel: no corner to put it at
-        third = make_detection(homography, n, np.ones((n, n)))
+    for third in _predicted_thirds(first, second, links[0]):
         placed = join_faces([*view.faces, third])
         index = len(view.faces)
         if any(set(corner.faces) == {*cube, index} for corner in placed.corners):
@@ -490,11 +483,7 @@ def _third_face(
         return None, False
     pass_, crop, offset, _ = look
     to_frame = _to_frame(pass_.lab.shape, crop.shape, offset)
-    for quad in _third_quads(found[0], found[1], view.links[0]):
-        homography = cv2.getPerspectiveTransform(
-            _UNIT_QUAD.astype(np.float32) * found[0].size, quad.astype(np.float32)
-        )
-        predicted = make_detection(homography, found[0].size, np.ones((found[0].size,) * 2))
+    for predicted in _predicted_thirds(found[0], found[1], view.links[0]):
         if any(_overlap(predicted.quad, face.quad) for face in found):
             continue
         followed = _followed(image, predicted, look, THIRD_FAR_SIDES)
@@ -527,6 +516,23 @@ def _flat_face(
 
 
 _UNIT_QUAD = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+
+
+def _predicted_thirds(
+    first: FaceDetection, second: FaceDetection, link: FaceLink
+) -> list[FaceDetection]:
+    """The third face predicted at each end of the edge two faces share (see
+    :func:`_third_quads`), as faces of their N with every cell's confidence 1; an end
+    whose quad maps to no finite homography is left out."""
+    n = first.size
+    faces = []
+    for quad in _third_quads(first, second, link):
+        homography = cv2.getPerspectiveTransform(
+            _UNIT_QUAD.astype(np.float32) * n, quad.astype(np.float32)
+        )
+        if np.isfinite(homography).all():
+            faces.append(make_detection(homography, n, np.ones((n, n))))
+    return faces
 
 
 def _third_quads(first: FaceDetection, second: FaceDetection, link: FaceLink) -> list[np.ndarray]:
