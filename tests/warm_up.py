@@ -33,11 +33,11 @@ def prepare_solver() -> None:
     """Build the solver's tables and compile its searches, behind the detector's compile
     (which the workers wait for); then the big cubes' tables, which the CLI's own warm-up
     leaves to the first big cube, so that no worker idles waiting for their build."""
-    from cubescan.scanner.cli.preparation import warm_up_solver_behind
+    from cubescan.scanner.cli.preparation import at_low_priority, warm_up_solver
     from cubescan.solver.big.cycles import cycle_books
     from cubescan.solver.four.tables import load_tables
 
-    warm_up_solver_behind()
+    at_low_priority(warm_up_solver)
     load_tables(progress=False)
     for size in (4, 5, 6, 7):
         cycle_books(size)

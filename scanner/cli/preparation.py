@@ -18,7 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -178,37 +178,24 @@ def warm_up_solver() -> None:
     from cubescan.solver.tables import load_tables
 
     load_tables(progress=False)  # no bar from a process the user did not start
-    # The 3x3 search is normally in numba's cache by now (compile_search_behind: the
+    # The 3x3 search is normally in numba's cache by now (search.compile_search: the
     # tables take longer), so this loads it; else it is compiled here too.
     for size in (2, 3):
         solve(apply_moves(solved_facelets(size), "R U F' L2 D B'"))
 
 
-def warm_up_solver_behind() -> None:
-    """:func:`warm_up_solver` at a lower priority (nice 10).
+def at_low_priority(work: Callable[[], None]) -> None:
+    """Run ``work`` at a lower priority (nice 10), in a process started for it.
 
-    The process that started it, reading photos and compiling the detector, comes first,
-    so a verdict is not kept waiting for the solver's tables; the solver takes both cores
-    once that process waits for it.
+    The command that started it, reading photos and compiling the detector, comes first,
+    so a verdict is not kept waiting for the solver; the solver's preparation takes both
+    cores once the command waits for it.
 
-    Returns
-    -------
-    None
-
-    Examples
-    --------
-    >>> warm_up_solver_behind()  # doctest: +SKIP
-    """
-    with contextlib.suppress(OSError):
-        os.nice(10)
-    warm_up_solver()
-
-
-def compile_search_behind() -> None:
-    """:func:`~cubescan.solver.search.compile_search` at a lower priority (nice 10).
-
-    Run in a process of its own on the first run, while the solver's tables are built
-    elsewhere: the two waits overlap instead of following each other.
+    Parameters
+    ----------
+    work
+        What to run: :func:`warm_up_solver` or
+        :func:`~cubescan.solver.search.compile_search`.
 
     Returns
     -------
@@ -216,13 +203,11 @@ def compile_search_behind() -> None:
 
     Examples
     --------
-    >>> compile_search_behind()  # doctest: +SKIP
+    >>> at_low_priority(warm_up_solver)  # doctest: +SKIP
     """
-    from cubescan.solver.search import compile_search
-
     with contextlib.suppress(OSError):
         os.nice(10)
-    compile_search()
+    work()
 
 
 @dataclass
@@ -242,7 +227,7 @@ class Preparation:
         or None.
     search_process
         The process compiling the solver's search meanwhile
-        (:func:`compile_search_behind`), or None.
+        (:func:`~cubescan.solver.search.compile_search`), or None.
     """
 
     parts: tuple[str, ...]
@@ -317,9 +302,10 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         overlap them with); its search is compiled in one whenever the solver is.
     overlap
         Compile half of the detector in a second process (:func:`warm_up_detector`),
-        compile the solver's search in a third (:func:`compile_search_behind`) and build
-        its tables in a fourth, both behind the command; False when the command runs its
-        own worker processes (``batch``).
+        compile the solver's search in a third
+        (:func:`~cubescan.solver.search.compile_search`) and build its tables in a fourth,
+        both behind the command (:func:`at_low_priority`); False when the command runs
+        its own worker processes (``batch``).
 
     Returns
     -------
@@ -355,10 +341,12 @@ def start_preparation(parts: Sequence[str], overlap: bool = True) -> Preparation
         helper = context.Process(target=warm_up_detector, daemon=True)
         helper.start()
     if "solver" in needed and overlap:
-        search = context.Process(target=compile_search_behind, daemon=True)
+        from cubescan.solver.search import compile_search
+
+        search = context.Process(target=at_low_priority, args=(compile_search,), daemon=True)
         search.start()
     if needed == ("detector", "solver") and overlap:
-        process = context.Process(target=warm_up_solver_behind, daemon=True)
+        process = context.Process(target=at_low_priority, args=(warm_up_solver,), daemon=True)
         process.start()
     sys.stderr.flush()
     return Preparation(needed, stamp, process, helper, search)
