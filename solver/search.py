@@ -527,6 +527,47 @@ def _run(tables, starts, axis_moves, direct_depth, best, state, stop, searched):
                 return
 
 
+def _new_state(max_length: int) -> np.ndarray:
+    """A search thread's ``state`` array before it starts (see the indices above)."""
+    state = np.zeros(_STATE_SIZE, dtype=np.int64)
+    state[_BEST_LENGTH] = MAX_TOTAL + 1
+    state[_TARGET] = max_length
+    state[_CAP] = PHASE2_CAP
+    state[_NODE_CAP] = DIRECT_NODES
+    return state
+
+
+def _wait_for_search(
+    runs: list[tuple[threading.Thread, np.ndarray, np.ndarray]],
+    finished: threading.Event,
+    max_length: int,
+    deadline: float | None,
+) -> bool:
+    """Wait until the search threads' results settle it; True when the deadline cut it
+    short (the threads are still running then; the caller stops them).
+
+    A solution within the target stands once the first thread's direct search found none
+    shorter; that thread's optimal one stands as soon as it is done.
+    """
+    first_worker, _, first = runs[0]
+    while True:
+        alive = [worker for worker, _, _ in runs if worker.is_alive()]
+        met = any(state[_BEST_LENGTH] <= max_length for *_, state in runs)
+        optimal = first[_OPTIMAL] and not first_worker.is_alive()
+        if not alive or (met and first[_DIRECT_DONE]) or optimal:
+            return False
+        # Waiting on the direct search to end has no event: look again soon.
+        wait = 0.001 if met else 0.05
+        if deadline is not None:
+            wait = max(0.0, min(wait, deadline - time.monotonic()))
+        finished.wait(wait)
+        finished.clear()
+        late = deadline is not None and time.monotonic() >= deadline
+        # Past the deadline, stop as soon as there is a solution to return.
+        if late and any(state[_BEST_LENGTH] <= MAX_TOTAL for *_, state in runs):
+            return any(worker.is_alive() for worker, _, _ in runs)
+
+
 def _run_and_tell(finished: threading.Event, *arguments) -> None:
     """:func:`_run` in a thread, setting ``finished`` as it ends (however it ends)."""
     try:
@@ -703,40 +744,17 @@ def search(
     runs = []
     for half, searched in enumerate(halves):
         best = np.zeros(MAX_TOTAL + 1, dtype=np.int64)
-        state = np.zeros(_STATE_SIZE, dtype=np.int64)
-        state[_BEST_LENGTH] = MAX_TOTAL + 1
-        state[_TARGET] = max_length
-        state[_CAP] = PHASE2_CAP
-        state[_NODE_CAP] = DIRECT_NODES
+        state = _new_state(max_length)
         depth = direct_depth if half == 0 else 0
         arguments = (kernel_tables, starts, axis_moves, depth, best, state, stop, searched)
         worker = threading.Thread(target=_run_and_tell, args=(finished, *arguments), daemon=True)
         runs.append((worker, best, state))
     first = runs[0][2]
     deadline = None if timeout is None else time.monotonic() + timeout
-    stopped_for_time = False
     for worker, _, _ in runs:
         worker.start()
     try:
-        while True:
-            alive = [worker for worker, _, _ in runs if worker.is_alive()]
-            met = any(s[_BEST_LENGTH] <= max_length for *_, s in runs)
-            # A solution within the target stands once the direct search found none
-            # shorter; the first thread's optimal one stands as soon as it is done.
-            optimal = first[_OPTIMAL] and not runs[0][0].is_alive()
-            if not alive or (met and first[_DIRECT_DONE]) or optimal:
-                break
-            # Waiting on the direct search to end has no event: look again soon.
-            wait = 0.001 if met else 0.05
-            if deadline is not None:
-                wait = max(0.0, min(wait, deadline - time.monotonic()))
-            finished.wait(wait)
-            finished.clear()
-            late = deadline is not None and time.monotonic() >= deadline
-            # Past the deadline, stop as soon as there is a solution to return.
-            if late and any(s[_BEST_LENGTH] <= MAX_TOTAL for *_, s in runs):
-                stopped_for_time = any(worker.is_alive() for worker, _, _ in runs)
-                break
+        stopped_for_time = _wait_for_search(runs, finished, max_length, deadline)
     finally:
         stop[0] = 1  # the other thread, or both when interrupted (Ctrl-C)
         for worker, _, _ in runs:
