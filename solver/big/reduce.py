@@ -272,24 +272,40 @@ def _parity_slice(size: int, orbit: Orbit) -> Move:
 
 @cache
 def _centre_turns(size: int) -> MacroSet:
-    """Single layer turns, and the centre builder's insert: an inner slice out, an
-    outer turn, the slice back (or an outer turn around a slice).
+    """Layer turns, and the centre builder's inserts: an inner slice or a wide block out,
+    an outer turn, and back (or an outer turn around an inner slice).
 
-    Odd cubes' middle slices are left out: they would move the fixed centres. Each
-    slice is counted from its nearer face, so no turn is listed twice.
+    The layer turns are every single layer and every wide block (``Rw``, ``3Rw``); a wide
+    insert (``3Rw U 3Rw'``) carries a bar of centres across several orbits at once, which
+    a single slice's insert places one sticker at a time. Odd cubes' middle slices are
+    left out: they would move the fixed centres. Each slice is counted from its nearer
+    face, so no turn is listed twice.
     """
+    limit = (size - 1) // 2 if size % 2 else size // 2
     single = [
         Move(face, layer, layer, turns)
         for face in FACES
-        for layer in range(1, (size - 1) // 2 + 1 if size % 2 else size // 2 + 1)
+        for layer in range(1, limit + 1)
+        for turns in (1, 2, 3)
+    ]
+    wide = [
+        Move(face, 1, last, turns)
+        for face in FACES
+        for last in range(2, limit + 1)
         for turns in (1, 2, 3)
     ]
     outer = [m for m in single if m.first == 1]
     inner = [m for m in single if m.first > 1 and m.turns != 2]
-    sequences = [(m,) for m in single]
-    sequences += [(s, o, s.inverse) for s in inner for o in outer if o.face != s.face]
-    sequences += [(o, s, o.inverse) for s in inner for o in outer if o.face != s.face]
+    sequences = [(m,) for m in single + wide]
+    for block in inner + [m for m in wide if m.turns != 2]:
+        sequences += [(block, o, block.inverse) for o in outer if _axis(o) != _axis(block)]
+    sequences += [(o, s, o.inverse) for s in inner for o in outer if _axis(o) != _axis(s)]
     return macro_set(sequences, size)
+
+
+def _axis(move: Move) -> int:
+    """0, 1 or 2: the axis a move turns about (turns about one axis commute)."""
+    return FACES.index(move.face) % 3
 
 
 @cache
@@ -313,8 +329,14 @@ def _wing_partners(size: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(wings), np.array(partners)
 
 
-CENTRE_WIDTH = 50
-"""States the centre stage's beam search keeps per depth (:func:`solve_centers`)."""
+CENTRE_WIDTH = {4: 50, 5: 200, 6: 100, 7: 100}
+"""States the centre stage's beam search keeps per depth (:func:`solve_centers`), by N.
+
+Wider keeps more partial solutions alive, for fewer moves at more time per depth; these
+were chosen on 10 random cubes per size (``bench_nxn_solver.py`` gives the full set's
+figures): at 5x5, 200 states give 69 centre moves (75 at 50) for 0.8 s. The 4x4 comes
+here only as a fallback.
+"""
 
 
 def _parity_and_centres(text: str) -> list[Move]:
@@ -343,7 +365,7 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     """Solve every centre of a big cube, leaving no wing orbit in OLL parity.
 
     A beam search (:func:`cubescan.solver.big.beam.beam_search`, width
-    :data:`CENTRE_WIDTH`) over single layer turns and inserts (:func:`_centre_turns`)
+    :data:`CENTRE_WIDTH`) over layer turns and inserts (:func:`_centre_turns`)
     brings centres to their faces while the cube is scrambled enough for plain turns
     to place several at once. At each depth the best states are finished: a slice
     quarter turn for each wing orbit whose wings must make an odd permutation to reach
@@ -379,7 +401,8 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
         return np.count_nonzero(states == wanted, axis=-1)
 
     macros = _centre_turns(size)
-    return beam_search(text, macros, centers, on_face, _parity_and_centres, CENTRE_WIDTH, deadline)
+    width = CENTRE_WIDTH[size]
+    return beam_search(text, macros, centers, on_face, _parity_and_centres, width, deadline)
 
 
 PAIRING_WIDTH = 50
