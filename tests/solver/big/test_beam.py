@@ -137,6 +137,15 @@ def test_pairing_takes_far_fewer_moves_than_three_cycles_alone():
     assert ours < 0.8 * cycles
 
 
+@pytest.mark.parametrize(("size", "insert"), [(6, "3Rw U' 3Rw'"), (7, "3Rw F 3Rw'")])
+def test_a_bar_moved_by_a_wide_insert_is_put_back_by_one(size: int, insert: str):
+    # Single slices would need an insert per layer: twice the moves.
+    scrambled = apply_moves(solved_facelets(size), insert)
+    moves = solve_centers(scrambled)
+    assert len(moves) == 3
+    assert _centres_home(apply_moves(scrambled, moves), size)
+
+
 def test_centres_are_solved_without_parity_in_far_fewer_moves_than_three_cycles_alone():
     import random
 
