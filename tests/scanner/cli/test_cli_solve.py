@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -136,6 +137,15 @@ def test_a_5x5_is_solved_and_its_stages_listed(table_cache):
     assert all(len(set(after[25 * f : 25 * f + 25])) == 1 for f in range(6))
     text = run(state)
     assert text.exit_code == 0, text.output
-    # The moves wrap over several lines; the stages follow them.
-    stages = [f"{s['name']}: {len(s['solution'].split())} moves" for s in data["stages"]]
-    assert text.stdout.splitlines()[-1].strip() == ", ".join(stages)
+    # The moves wrap over several lines; the stages follow them. The reduction is the
+    # same in both runs; the 3x3 stage may not be, as its search runs on two threads and
+    # keeps whichever finds a short enough solution first.
+    listed = re.findall(r"(\w+): (\d+) moves", text.stdout.splitlines()[-1])
+    expected = [(s["name"], str(len(s["solution"].split()))) for s in data["stages"]]
+    assert (
+        [name for name, _ in listed]
+        == [name for name, _ in expected]
+        == ["centers", "edges", "3x3"]
+    )
+    assert listed[:2] == expected[:2]
+    assert int(listed[2][1]) <= 20
