@@ -332,10 +332,10 @@ def _wing_partners(size: int) -> tuple[np.ndarray, np.ndarray]:
 CENTRE_WIDTH = {4: 50, 5: 200, 6: 100, 7: 100}
 """States the centre stage's beam search keeps per depth (:func:`solve_centers`), by N.
 
-Wider keeps more partial solutions alive, for fewer moves at more time per depth; these
-were chosen on 10 random cubes per size (``bench_nxn_solver.py`` gives the full set's
-figures): at 5x5, 200 states give 69 centre moves (75 at 50) for 0.8 s. The 4x4 comes
-here only as a fallback.
+Wider keeps more partial solutions alive, for fewer moves at more time per depth. The
+widths were chosen on a few random cubes per size so that a whole solve stays well
+inside its time budget (``benchmarks/bench_nxn_solver.py`` measures the moves and times;
+figures in ``docs/accuracy.md``). The 4x4 comes here only as a fallback.
 """
 
 
