@@ -88,6 +88,18 @@ class Move:
         """The move that undoes this one."""
         return Move(self.face, self.first, self.last, 4 - self.turns, self.kind)
 
+    @property
+    def axis(self) -> int:
+        """0, 1 or 2: the axis the move turns about (U/D, R/L, F/B); turns about one axis
+        commute.
+
+        Examples
+        --------
+        >>> Move("U").axis == Move("D", 2, 2).axis, Move("R").axis
+        (True, 1)
+        """
+        return FACES.index(self.face) % 3
+
     def layers(self, size: int) -> frozenset[int]:
         """Layer numbers (from :attr:`face`) this move turns on an N x N cube.
 

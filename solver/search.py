@@ -98,7 +98,7 @@ the kernels are compiled for: see :func:`compile_search`)."""
 # Indices into the kernel's int64 ``state`` array (shared with the calling thread).
 (_BEST_LENGTH, _NODES, _STOPPED, _TARGET, _CAP, _BEST_START, _LOWER, _OPTIMAL, _NODE_CAP,
  _DIRECT_DONE) = range(10)  # fmt: skip
-_STATE_SIZE = 10
+_STATE_SIZE = _DIRECT_DONE + 1
 
 
 @dataclass(frozen=True)

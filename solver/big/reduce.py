@@ -298,14 +298,9 @@ def _centre_turns(size: int) -> MacroSet:
     inner = [m for m in single if m.first > 1 and m.turns != 2]
     sequences = [(m,) for m in single + wide]
     for block in inner + [m for m in wide if m.turns != 2]:
-        sequences += [(block, o, block.inverse) for o in outer if _axis(o) != _axis(block)]
-    sequences += [(o, s, o.inverse) for s in inner for o in outer if _axis(o) != _axis(s)]
+        sequences += [(block, o, block.inverse) for o in outer if o.axis != block.axis]
+    sequences += [(o, s, o.inverse) for s in inner for o in outer if o.axis != s.axis]
     return macro_set(sequences, size)
-
-
-def _axis(move: Move) -> int:
-    """0, 1 or 2: the axis a move turns about (turns about one axis commute)."""
-    return FACES.index(move.face) % 3
 
 
 @cache

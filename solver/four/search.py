@@ -82,7 +82,7 @@ class Phase:
         (28, 56)
         """
         perms = np.array([slot_permutation(m) for m in moves], dtype=np.int64)
-        axis = np.array([FACES.index(m.face) % 3 for m in moves], dtype=np.int64)
+        axis = np.array([m.axis for m in moves], dtype=np.int64)
         # Place of the layer block on its axis: face, wide face, opposite, wide opposite.
         order = np.array(
             [2 * (FACES.index(m.face) // 3) + (m.last - 1) for m in moves], dtype=np.int64
