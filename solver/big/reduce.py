@@ -40,6 +40,7 @@ from scipy.optimize import linear_sum_assignment
 
 from cubescan.solver.big.beam import MacroSet, beam_search, macro_set
 from cubescan.solver.big.cycles import CycleBook, cycle_books
+from cubescan.solver.big.orientations import shortest_in_orientations
 from cubescan.solver.cubie import EDGES, corner_slots, facelets_to_cubie, permutation_parity
 from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations, wing_handedness
 from cubescan.solver.moves import (
@@ -403,6 +404,24 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
 PAIRING_WIDTH = 50
 """States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
 
+CENTRE_TRIES = {5: 3, 6: 1, 7: 1}
+"""Orientations the centre stage is searched in, by N; the shortest is kept (see
+:mod:`cubescan.solver.big.orientations`).
+
+Each try costs a whole stage's time. Chosen on 24 random cubes per size where a solve
+has the time to spare: at 5x5 three tries of the centres gain, at 6x6 and 7x7 the centre
+stage alone takes most of a solve's budget (``benchmarks/bench_nxn_solver.py`` measures
+moves and times; figures in ``docs/accuracy.md``).
+"""
+
+EDGE_TRIES = {4: 1, 5: 1, 6: 2, 7: 1}
+"""Orientations the edge pairing is searched in, by N (as :data:`CENTRE_TRIES`).
+
+Two tries pay at 6x6, whose edge pairing's length varies most with the orientation. At
+4x4 and 5x5 a second try gained under a move a cube on the same trial cubes; at 7x7 a
+solve has no time to spare.
+"""
+
 
 @cache
 def _pairing_turns(size: int) -> MacroSet:
@@ -559,8 +578,8 @@ def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[
     """
     size = size_from_length(len(facelets))
     text = _relabelled(facelets, size)
-    centers = solve_centers(text, deadline)
+    centers = shortest_in_orientations(solve_centers, text, CENTRE_TRIES[size], deadline)
     text = apply_moves(text, centers)
-    edges = pair_edges(text, deadline)
+    edges = shortest_in_orientations(pair_edges, text, EDGE_TRIES[size], deadline)
     reduced = apply_moves(facelets, [*centers, *edges])
     return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]

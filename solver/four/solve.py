@@ -29,7 +29,8 @@ from functools import cache
 
 import numpy as np
 
-from cubescan.solver.big.reduce import pair_edges, solve_centers
+from cubescan.solver.big.orientations import shortest_in_orientations
+from cubescan.solver.big.reduce import EDGE_TRIES, pair_edges, solve_centers
 from cubescan.solver.cubie import permutation_parity
 from cubescan.solver.four.model import WING_START, pieces_of
 from cubescan.solver.four.phases import ALL_MOVES, CENTER_MOVES, patterns
@@ -202,7 +203,7 @@ def reduce_to_3x3(
         fix = parse_moves(OLL_PARITY_FIX, SIZE)
         centers += fix
         facelets, text = apply_moves(facelets, fix), apply_moves(text, fix)
-    edges = pair_edges(text, deadline)
+    edges = shortest_in_orientations(pair_edges, text, EDGE_TRIES[SIZE], deadline)
     reduced = apply_moves(facelets, edges)
     return reduced, [
         SolveStage("centers", tuple(cancel_moves(centers))),

@@ -1,0 +1,167 @@
+"""A reduction stage searched with the cube held in several orientations, the shortest kept.
+
+The beam searches of the reduction (:func:`cubescan.solver.big.reduce.solve_centers`,
+:func:`cubescan.solver.big.reduce.pair_edges`) keep a few hundred states per depth and
+break ties between equally good ones by the order of their moves. Held another way, the
+same cube breaks them differently and the search ends elsewhere: on a 6x6 the edges of
+one cube took between 65 and 109 moves over three orientations. So a stage is searched
+with the cube turned whole (and its faces renamed, so that each face's letter is again
+the colour that faces that way), and the moves found are turned back: a move of the
+turned cube's face ``p`` turns the layer that faced ``p``'s way before the cube was
+turned.
+
+Examples
+--------
+>>> from cubescan.solver.moves import format_moves
+>>> whole_cube_turns()[1]  # held turned by x: the front face now points up
+(Move(face='R', first=1, last=0, turns=1, kind='rotation'),)
+>>> format_moves(turned_back(parse_moves("U' 2R", 4), 1))
+"F' 2R"
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import cache
+
+from cubescan.solver.geometry import FACES
+from cubescan.solver.moves import Move, apply_moves, parse_moves, solved_facelets
+
+
+@cache
+def whole_cube_turns() -> tuple[tuple[Move, ...], ...]:
+    """The 24 orientations of a cube, each as the whole-cube turns (``x``, ``y``) reaching it.
+
+    Returns
+    -------
+    tuple of tuple of Move
+        The fewest turns to each orientation, found breadth first (``x`` before ``y``):
+        the identity (no turn) first, then ``x``, ``y``, ``x2``, ...
+
+    Examples
+    --------
+    >>> turns = whole_cube_turns()
+    >>> len(turns), [len(t) for t in turns[:4]]
+    (24, [0, 1, 1, 2])
+    """
+    x, y = parse_moves("x y", 3)
+    seen: dict[str, tuple[Move, ...]] = {}
+    level: list[tuple[Move, ...]] = [()]
+    while level:
+        after = []
+        for turns in level:
+            looks = apply_moves(solved_facelets(3), turns)
+            if looks not in seen:
+                seen[looks] = turns
+                after += [(*turns, x), (*turns, y)]
+        level = after
+    return tuple(seen.values())
+
+
+@cache
+def _faced_before(orientation: int) -> dict[str, str]:
+    """For each face of the turned cube, the face that pointed that way before the turn."""
+    per_face = 9
+    turned = apply_moves(solved_facelets(3), whole_cube_turns()[orientation])
+    return {face: turned[k * per_face] for k, face in enumerate(FACES)}
+
+
+def turned_cube(facelets: str, orientation: int) -> str:
+    """The cube turned whole into one of :func:`whole_cube_turns`' orientations, its faces
+    renamed: the colour of the face that now points ``p``'s way is called ``p``.
+
+    Parameters
+    ----------
+    facelets
+        6*N*N letters, each the face whose colour a sticker has (a relabelled cube).
+    orientation
+        An index into :func:`whole_cube_turns`.
+
+    Returns
+    -------
+    str
+        The turned cube, in the same letters: a cube solved before is solved after.
+
+    Examples
+    --------
+    >>> turned_cube(solved_facelets(5), 7) == solved_facelets(5)
+    True
+    """
+    renamed = {before: face for face, before in _faced_before(orientation).items()}
+    return apply_moves(facelets, whole_cube_turns()[orientation]).translate(str.maketrans(renamed))
+
+
+def turned_back(moves: list[Move], orientation: int) -> list[Move]:
+    """Moves found on :func:`turned_cube` as the moves that do the same to the cube.
+
+    Parameters
+    ----------
+    moves
+        Layer turns (no whole-cube turns) on the turned cube.
+    orientation
+        The index it was turned by.
+
+    Returns
+    -------
+    list of Move
+        The same turns of the same layers, named by the faces they had before the turn
+        (a whole-cube turn keeps every layer's depth and every turn's sense).
+
+    Examples
+    --------
+    >>> cube = apply_moves(solved_facelets(4), "Rw U2 3F")
+    >>> moves = parse_moves("2R F' Uw", 4)
+    >>> after = turned_cube(apply_moves(cube, turned_back(moves, 5)), 5)
+    >>> after == apply_moves(turned_cube(cube, 5), moves)
+    True
+    """
+    before = _faced_before(orientation)
+    return [Move(before[m.face], m.first, m.last, m.turns, m.kind) for m in moves]
+
+
+def shortest_in_orientations(
+    search: Callable[[str, float | None], list[Move]],
+    facelets: str,
+    tries: int,
+    deadline: float | None = None,
+) -> list[Move]:
+    """``search`` run on the cube held in the first ``tries`` orientations; the shortest
+    answer, as moves of the cube as given.
+
+    Parameters
+    ----------
+    search
+        A stage: ``search(facelets, deadline)`` gives moves that do its work on a relabelled
+        cube (its answer must not depend on how the faces are named, only on the cube).
+    facelets
+        The relabelled cube (each letter the face whose colour the sticker has).
+    tries
+        How many orientations to try (1 to 24), in :func:`whole_cube_turns`' order.
+    deadline
+        A ``time.monotonic()`` value past which no further orientation is tried (the first
+        always is); also handed to ``search``.
+
+    Returns
+    -------
+    list of Move
+        The shortest of the answers (the earliest of equally short ones).
+
+    Examples
+    --------
+    >>> from cubescan.solver.big.reduce import pair_edges
+    >>> cube = apply_moves(solved_facelets(4), "2U R U R' 2U'")
+    >>> len(shortest_in_orientations(pair_edges, cube, 2))
+    5
+    """
+    if not 1 <= tries <= 24:
+        raise ValueError(f"tries must be 1..24, got {tries}")
+    best: list[Move] | None = None
+    for orientation in range(tries):
+        if best is not None and deadline is not None and time.monotonic() > deadline:
+            break
+        found = turned_back(search(turned_cube(facelets, orientation), deadline), orientation)
+        if best is None or len(found) < len(best):
+            best = found
+    assert best is not None
+    return best
