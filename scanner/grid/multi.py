@@ -663,18 +663,16 @@ def _shared_edge(faces: list[FaceDetection], i: int, j: int) -> FaceLink | None:
     if first.size != second.size:
         return None
     tolerance = LINK_TOLERANCE * min(cell_width(first.centers), cell_width(second.centers))
-    best = None
-    for side_a in range(4):
-        a0, a1 = first.quad[side_a], first.quad[(side_a + 1) % 4]
-        for side_b in range(4):
-            # Both quads run clockwise in the image: a shared side runs opposite ways.
-            b0, b1 = second.quad[side_b], second.quad[(side_b + 1) % 4]
-            miss = max(np.linalg.norm(a0 - b1), np.linalg.norm(a1 - b0))
-            if miss < tolerance and (best is None or miss < best[0]):
-                best = (miss, side_a, side_b, np.array([(a0 + b1) / 2, (a1 + b0) / 2]))
-    if best is None:
+    # Every side of one against every side of the other ([side_a, side_b]). Both quads run
+    # clockwise in the image: a shared side runs opposite ways, a0 onto b1 and a1 onto b0.
+    a0, a1 = first.quad[:, None], np.roll(first.quad, -1, axis=0)[:, None]
+    b0, b1 = second.quad[None], np.roll(second.quad, -1, axis=0)[None]
+    miss = np.maximum(np.linalg.norm(a0 - b1, axis=-1), np.linalg.norm(a1 - b0, axis=-1))
+    side_a, side_b = np.unravel_index(np.argmin(miss), miss.shape)
+    if not miss[side_a, side_b] < tolerance:
         return None
-    return FaceLink((i, j), (best[1], best[2]), best[3])
+    edge = np.array([(a0[side_a, 0] + b1[0, side_b]) / 2, (a1[side_a, 0] + b0[0, side_b]) / 2])
+    return FaceLink((i, j), (int(side_a), int(side_b)), edge)
 
 
 def _corners(faces: list[FaceDetection], links: list[FaceLink]) -> list[CubeCorner]:
