@@ -62,9 +62,9 @@ def whole_cube_turns() -> tuple[tuple[Move, ...], ...]:
 @cache
 def _faced_before(orientation: int) -> dict[str, str]:
     """For each face of the turned cube, the face that pointed that way before the turn."""
-    per_face = 9
+    # Read off a turned solved 3x3, where any sticker of a face names the face it came from.
     turned = apply_moves(solved_facelets(3), whole_cube_turns()[orientation])
-    return {face: turned[k * per_face] for k, face in enumerate(FACES)}
+    return {face: turned[k * 9] for k, face in enumerate(FACES)}
 
 
 def turned_cube(facelets: str, orientation: int) -> str:
