@@ -642,9 +642,10 @@ def join_faces(faces: list[FaceDetection]) -> FacesInView:
     (['right', 'left'], 0, ((0, 1),))
     """
     links = []
+    widths = [cell_width(face.centers) for face in faces]
     for i in range(len(faces)):
         for j in range(i + 1, len(faces)):
-            link = _shared_edge(faces, i, j)
+            link = _shared_edge(faces, widths, i, j)
             if link is not None:
                 links.append(link)
     corners = _corners(faces, links)
@@ -657,12 +658,15 @@ def join_faces(faces: list[FaceDetection]) -> FacesInView:
     )
 
 
-def _shared_edge(faces: list[FaceDetection], i: int, j: int) -> FaceLink | None:
-    """The link between faces i and j when a side of one lies on a side of the other."""
+def _shared_edge(
+    faces: list[FaceDetection], widths: list[float], i: int, j: int
+) -> FaceLink | None:
+    """The link between faces i and j (of cell widths ``widths``) when a side of one lies on
+    a side of the other."""
     first, second = faces[i], faces[j]
     if first.size != second.size:
         return None
-    tolerance = LINK_TOLERANCE * min(cell_width(first.centers), cell_width(second.centers))
+    tolerance = LINK_TOLERANCE * min(widths[i], widths[j])
     # Every side of one against every side of the other ([side_a, side_b]). Both quads run
     # clockwise in the image: a shared side runs opposite ways, a0 onto b1 and a1 onto b0.
     a0, a1 = first.quad[:, None], np.roll(first.quad, -1, axis=0)[:, None]
