@@ -64,7 +64,13 @@ from cubescan.scanner.placements import (
 )
 from cubescan.solver.facelets import STANDARD_SCHEME, CubeState
 from cubescan.solver.geometry import FACES
-from cubescan.solver.moves import apply_moves, parse_moves, sequence_permutation, size_from_length
+from cubescan.solver.moves import (
+    Move,
+    apply_moves,
+    sequence_permutation,
+    size_from_length,
+    whole_cube_turns,
+)
 from cubescan.solver.slots import slot_sets
 from cubescan.solver.validate import ValidationReport, structural_problem_count, validate
 
@@ -172,8 +178,10 @@ def check_partial(faces: dict[str, str], size: int) -> PartialCheck:
     return PartialCheck(int(total.min()), tuple(broken))
 
 
-def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple[str, str]:
-    """The same cube turned in the hand to the standard orientation, and the rotation used.
+def _held_standard(
+    symbols_string: str, size: int, up: str, front: str
+) -> tuple[str, tuple[Move, ...]]:
+    """The same cube turned in the hand to the standard orientation, and the turns used.
 
     Odd N: the ``up`` colour on U and ``front`` on F (white and green for standard
     colours, else the first and third photos' centres: the cube as scanned), else
@@ -182,7 +190,7 @@ def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple
     per_face = size * size
     center = per_face // 2
     held = []
-    for rotation, getter in _rotation_getters(size):
+    for k, (rotation, getter) in enumerate(_rotation_getters(size)):
         turned = "".join(getter(symbols_string))
         if size % 2 == 0:
             if _dbl_home(turned, size):
@@ -193,19 +201,18 @@ def _held_standard(symbols_string: str, size: int, up: str, front: str) -> tuple
             return turned, rotation
         # Otherwise a fixed choice (``up`` on U, the first front colour in sort order),
         # so that one cube found by different placements is held the same way.
-        held.append((u != up, f, turned, rotation))
+        held.append((u != up, f, turned, k))
     if not held:
-        return symbols_string, ""
-    _, _, turned, rotation = min(held)
-    return turned, rotation
+        return symbols_string, ()
+    _, _, turned, k = min(held)
+    return turned, _rotation_getters(size)[k][0]
 
 
 @cache
-def _rotation_getters(size: int) -> tuple[tuple[str, itemgetter], ...]:
-    """The 24 ways to hold a cube: rotation text and a getter that applies it to a string."""
+def _rotation_getters(size: int) -> tuple[tuple[tuple[Move, ...], itemgetter], ...]:
+    """The 24 ways to hold a cube: whole-cube turns and a getter that applies them to a string."""
     return tuple(
-        (rotation, itemgetter(*sequence_permutation(parse_moves(rotation, size), size)))
-        for rotation in _rotation_sequences()
+        (turns, itemgetter(*sequence_permutation(turns, size))) for turns in whole_cube_turns()
     )
 
 
@@ -214,16 +221,6 @@ def _dbl_home(symbols_string: str, size: int) -> bool:
     dbl = corners.slots[corners.names.index("DBL")]
     reading = "".join(STANDARD_SCHEME.get(symbols_string[i], "?") for i in dbl)
     return reading == "DBL"
-
-
-@cache
-def _rotation_sequences() -> tuple[str, ...]:
-    """The 24 ways to hold a cube, as rotation move texts (identity first)."""
-    return tuple(
-        " ".join(part for part in (first, second) if part)
-        for first in ("", "x", "x2", "x'", "z", "z'")
-        for second in ("", "y", "y2", "y'")
-    )
 
 
 def _to_state(symbols_string: str, size: int) -> CubeState:
@@ -494,7 +491,7 @@ def _scheme_penalty(symbols: str) -> int:
 
 
 def _turned_placements(
-    placements: tuple[Placement, ...], rotation: str, size: int
+    placements: tuple[Placement, ...], rotation: tuple[Move, ...], size: int
 ) -> tuple[Placement, ...]:
     """Each photo's face and quarter turns after the whole cube is turned by ``rotation``."""
     per_face = size * size

@@ -423,6 +423,36 @@ def outer_moves() -> list[Move]:
     return [Move(face, 1, 1, turns) for face in FACES for turns in (1, 2, 3)]
 
 
+@lru_cache(maxsize=1)
+def whole_cube_turns() -> tuple[tuple[Move, ...], ...]:
+    """The 24 orientations of a cube, each as the whole-cube turns (``x``, ``y``) reaching it.
+
+    Returns
+    -------
+    tuple of tuple of Move
+        The fewest turns to each orientation, found breadth first (``x`` before ``y``):
+        the identity (no turn) first, then ``x``, ``y``, ``x2``, ...
+
+    Examples
+    --------
+    >>> turns = whole_cube_turns()
+    >>> len(turns), [len(t) for t in turns[:4]]
+    (24, [0, 1, 1, 2])
+    """
+    x, y = parse_moves("x y", 3)
+    seen: dict[str, tuple[Move, ...]] = {}
+    level: list[tuple[Move, ...]] = [()]
+    while level:
+        after = []
+        for turns in level:
+            looks = apply_moves(solved_facelets(3), turns)
+            if looks not in seen:
+                seen[looks] = turns
+                after += [(*turns, x), (*turns, y)]
+        level = after
+    return tuple(seen.values())
+
+
 def layer_moves(size: int) -> list[Move]:
     """Every single-layer and outer-block quarter/half turn that is legal on an N x N cube.
 

@@ -29,7 +29,13 @@ from cubescan.errors import UnsolvableCubeError
 from cubescan.solver.cache import load_or_build
 from cubescan.solver.cubie import CORNERS, CubieCube, facelets_to_cubie, move_cubie
 from cubescan.solver.facelets import CubeState, parse_state
-from cubescan.solver.moves import Move, apply_moves, parse_moves, sequence_permutation
+from cubescan.solver.moves import (
+    Move,
+    apply_moves,
+    outer_moves,
+    sequence_permutation,
+    whole_cube_turns,
+)
 from cubescan.solver.validate import validate
 
 TABLE_VERSION = 1
@@ -142,19 +148,10 @@ def _rotations() -> tuple[tuple[np.ndarray, dict[Move, Move]], ...]:
     For a rotation r and an outer turn m, the relabelling gives the turn y with
     r then m == y then r, so moves found for the cube held as r apply to the cube as held.
     """
-    found: dict[bytes, np.ndarray] = {}
-    frontier = [np.arange(24)]
-    letters = parse_moves("x y z", 2)
-    while frontier:
-        grown = []
-        for perm in frontier:
-            if perm.tobytes() not in found:
-                found[perm.tobytes()] = perm
-                grown.extend(perm[sequence_permutation([letter], 2)] for letter in letters)
-        frontier = grown
-    outer = [Move(face, 1, 1, turns) for face in "URFDLB" for turns in (1, 2, 3)]
+    outer = outer_moves()
     rotations = []
-    for perm in found.values():
+    for turns in whole_cube_turns():
+        perm = sequence_permutation(turns, 2)
         relabel = {}
         for move in _MOVES:
             target = perm[sequence_permutation([move], 2)]

@@ -12,7 +12,7 @@ turned.
 
 Examples
 --------
->>> from cubescan.solver.moves import format_moves
+>>> from cubescan.solver.moves import format_moves, parse_moves
 >>> whole_cube_turns()[1]  # held turned by x: the front face now points up
 (Move(face='R', first=1, last=0, turns=1, kind='rotation'),)
 >>> format_moves(turned_back(parse_moves("U' 2R", 4), 1))
@@ -26,37 +26,7 @@ from collections.abc import Callable
 from functools import cache
 
 from cubescan.solver.geometry import FACES
-from cubescan.solver.moves import Move, apply_moves, parse_moves, solved_facelets
-
-
-@cache
-def whole_cube_turns() -> tuple[tuple[Move, ...], ...]:
-    """The 24 orientations of a cube, each as the whole-cube turns (``x``, ``y``) reaching it.
-
-    Returns
-    -------
-    tuple of tuple of Move
-        The fewest turns to each orientation, found breadth first (``x`` before ``y``):
-        the identity (no turn) first, then ``x``, ``y``, ``x2``, ...
-
-    Examples
-    --------
-    >>> turns = whole_cube_turns()
-    >>> len(turns), [len(t) for t in turns[:4]]
-    (24, [0, 1, 1, 2])
-    """
-    x, y = parse_moves("x y", 3)
-    seen: dict[str, tuple[Move, ...]] = {}
-    level: list[tuple[Move, ...]] = [()]
-    while level:
-        after = []
-        for turns in level:
-            looks = apply_moves(solved_facelets(3), turns)
-            if looks not in seen:
-                seen[looks] = turns
-                after += [(*turns, x), (*turns, y)]
-        level = after
-    return tuple(seen.values())
+from cubescan.solver.moves import Move, apply_moves, solved_facelets, whole_cube_turns
 
 
 @cache
@@ -68,7 +38,8 @@ def _faced_before(orientation: int) -> dict[str, str]:
 
 
 def turned_cube(facelets: str, orientation: int) -> str:
-    """The cube turned whole into one of :func:`whole_cube_turns`' orientations, its faces
+    """The cube turned whole into one of the orientations of
+    :func:`~cubescan.solver.moves.whole_cube_turns`, its faces
     renamed: the colour of the face that now points ``p``'s way is called ``p``.
 
     Parameters
@@ -76,7 +47,7 @@ def turned_cube(facelets: str, orientation: int) -> str:
     facelets
         6*N*N letters, each the face whose colour a sticker has (a relabelled cube).
     orientation
-        An index into :func:`whole_cube_turns`.
+        An index into :func:`~cubescan.solver.moves.whole_cube_turns`.
 
     Returns
     -------
@@ -110,6 +81,7 @@ def turned_back(moves: list[Move], orientation: int) -> list[Move]:
 
     Examples
     --------
+    >>> from cubescan.solver.moves import parse_moves
     >>> cube = apply_moves(solved_facelets(4), "Rw U2 3F")
     >>> moves = parse_moves("2R F' Uw", 4)
     >>> after = turned_cube(apply_moves(cube, turned_back(moves, 5)), 5)
@@ -137,7 +109,8 @@ def shortest_in_orientations(
     facelets
         The relabelled cube (each letter the face whose colour the sticker has).
     tries
-        How many orientations to try (1 to 24), in :func:`whole_cube_turns`' order.
+        How many orientations to try (1 to 24), in the order of
+        :func:`~cubescan.solver.moves.whole_cube_turns`.
     deadline
         A ``time.monotonic()`` value past which no further orientation is tried (the first
         always is); also handed to ``search``.

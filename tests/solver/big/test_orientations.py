@@ -9,15 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubescan.solver.big.orientations import (
-    shortest_in_orientations,
-    turned_back,
-    turned_cube,
-    whole_cube_turns,
-)
+from cubescan.solver.big.orientations import shortest_in_orientations, turned_back, turned_cube
 from cubescan.solver.big.reduce import pair_edges, solve_centers, wing_targets
 from cubescan.solver.geometry import cube_geometry
-from cubescan.solver.moves import Move, apply_moves, layer_moves, solved_facelets
+from cubescan.solver.moves import (
+    Move,
+    apply_moves,
+    layer_moves,
+    solved_facelets,
+    whole_cube_turns,
+)
 
 
 def test_the_orientations_are_the_24_rotations_the_identity_first():
