@@ -8,19 +8,17 @@ Everything is read off the geometric model, so one code serves every size:
 1. *Orientation.* The cube is relabelled by the whole-cube rotation that leaves the
    most centres in place (on an odd cube, the one that puts the fixed centres home);
    each centre sticker's target is then its face's colour.
-2. *Centres* (:func:`solve_centers`). A beam search
+2. *Centres* (:func:`solve_centers`). On a 5x5, three table-driven phases
+   (:mod:`cubescan.solver.big.center_phases`); else, or when those give up, a beam search
    (:func:`cubescan.solver.big.beam.beam_search`) over layer turns and inserts brings
    centres to their faces; three-cycles (:mod:`cubescan.solver.big.cycles`) finish
    each centre orbit, after one inner slice quarter turn for each wing orbit whose
    wings must make an odd permutation to reach their targets (OLL parity: a
    three-cycle is even).
-3. *Edges* (:func:`pair_edges`). Each wing's target (:func:`wing_targets`) is the
-   colours of its composite edge: on an odd cube, the middle edge's; on an even cube,
-   an assignment of the twelve edges to the twelve positions (fewest wings to move)
-   whose permutation parity equals the corners' and whose flips sum to an even
-   number, so the 3x3 left over is solvable (PLL parity, decided, not repaired). A
-   beam search over sequences that keep the centres home pairs wings; three-cycles
-   finish each wing orbit.
+3. *Edges* (:func:`pair_edges`). Each wing's target
+   (:func:`~cubescan.solver.big.targets.wing_targets`) is the colours of its composite
+   edge (PLL parity decided there, not repaired). A beam search over sequences that
+   keep the centres home pairs wings; three-cycles finish each wing orbit.
 
 Examples
 --------
@@ -33,16 +31,21 @@ Examples
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from cubescan.solver.big.beam import MacroSet, beam_search, macro_set
+from cubescan.solver.big.center_phases import PHASE_SIZES, solve_centers_by_phases
 from cubescan.solver.big.cycles import CycleBook, cycle_books
 from cubescan.solver.big.orientations import shortest_in_orientations
-from cubescan.solver.cubie import EDGES, corner_slots, facelets_to_cubie, permutation_parity
-from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations, wing_handedness
+from cubescan.solver.big.targets import (
+    center_stickers,
+    piece_orbits,
+    piece_stickers,
+    wing_permutation_is_odd,
+    wing_targets,
+)
+from cubescan.solver.geometry import FACES, Orbit, cube_geometry, face_rotations
 from cubescan.solver.moves import (
     Move,
     apply_moves,
@@ -50,9 +53,6 @@ from cubescan.solver.moves import (
     size_from_length,
 )
 from cubescan.solver.stages import SolveStage
-
-NO_TARGET = ""
-"""Target of a sticker the three-cycles never move (corners, middle edges)."""
 
 
 def as_3x3(facelets: str) -> str:
@@ -85,18 +85,13 @@ def as_3x3(facelets: str) -> str:
     )
 
 
-def _orbits(size: int, kind: str) -> list[Orbit]:
-    """The orbits of 24 pieces of one kind (a fixed centre never moves)."""
-    return [o for o in cube_geometry(size).orbits if o.kind == kind and len(o.pieces) == 24]
-
-
 def _relabelled(facelets: str, size: int) -> str:
     """``facelets`` relabelled by the rotation leaving the most centre stickers in place.
 
     On an odd cube only the rotation that puts the fixed centres home is allowed.
     """
     per_face = size * size
-    centers = _center_stickers(size)
+    centers = center_stickers(size)
     home = np.array([FACES[i // per_face] for i in centers])
     views = [facelets.translate(str.maketrans(rotation)) for rotation in face_rotations()]
     if size % 2:
@@ -105,164 +100,9 @@ def _relabelled(facelets: str, size: int) -> str:
     return max(views, key=lambda text: int((np.array(list(text))[centers] == home).sum()))
 
 
-def _stickers(size: int, piece: int) -> tuple[int, ...]:
-    return cube_geometry(size).pieces[piece].facelets
-
-
-def _center_stickers(size: int) -> np.ndarray:
-    """Every sticker of the movable centres (a fixed centre never moves)."""
-    return np.array(
-        [i for o in _orbits(size, "center") for p in o.pieces for i in _stickers(size, p)]
-    )
-
-
-def _wings_by_edge(size: int) -> dict[frozenset[str], list[int]]:
-    """Every wing piece, by the two faces of the edge it lies on."""
-    out: dict[frozenset[str], list[int]] = {}
-    for orbit in _orbits(size, "wing"):
-        for p in orbit.pieces:
-            out.setdefault(frozenset(cube_geometry(size).pieces[p].faces), []).append(p)
-    return out
-
-
-def _odd_wing_targets(text: str, size: int, target: np.ndarray) -> None:
-    """On an odd cube each wing takes the colours of its edge's middle piece."""
-    geo = cube_geometry(size)
-    wings = _wings_by_edge(size)
-    for piece in geo.pieces:
-        if piece.kind != "edge":
-            continue
-        color_on = {face: text[i] for face, i in zip(piece.faces, piece.facelets, strict=True)}
-        for wing in wings[frozenset(piece.faces)]:
-            for face, i in zip(geo.pieces[wing].faces, geo.pieces[wing].facelets, strict=True):
-                target[i] = color_on[face]
-
-
-def _even_wing_targets(text: str, size: int, target: np.ndarray) -> None:
-    """On an even cube, edges go to the positions where most of their wings already are.
-
-    The assignment keeps the 3x3 left over solvable: its edge permutation has the
-    corners' parity and its edge flips an even sum (each edge is placed one way round,
-    ``0``: its first colour on the position's first face).
-    """
-    geo = cube_geometry(size)
-    wings = _wings_by_edge(size)
-    # cost[slot, edge, flip]: wings of that position not already showing that edge.
-    cost = np.zeros((12, 12, 2), dtype=int)
-    for slot, name in enumerate(EDGES):
-        for wing in wings[frozenset(name)]:
-            piece = geo.pieces[wing]
-            shown = {face: text[i] for face, i in zip(piece.faces, piece.facelets, strict=True)}
-            for edge, colors in enumerate(EDGES):
-                for flip in (0, 1):
-                    wanted = colors if flip == 0 else colors[::-1]
-                    cost[slot, edge, flip] += (shown[name[0]], shown[name[1]]) != tuple(wanted)
-    best_flip = cost.argmin(axis=2)
-    slots, edges = linear_sum_assignment(cost.min(axis=2))
-    assigned = edges[np.argsort(slots)]
-    flips = best_flip[np.arange(12), assigned]
-
-    def total(e: np.ndarray, f: np.ndarray) -> int:
-        return int(cost[np.arange(12), e, f].sum())
-
-    corners = facelets_to_cubie(_corners_only(text, size)).cp
-    if permutation_parity(assigned.tolist()) != permutation_parity(list(corners)):
-        # PLL parity: exchange the two edges that cost the fewest extra wings.
-        options = []
-        for i, j in combinations(range(12), 2):
-            e = assigned.copy()
-            e[[i, j]] = e[[j, i]]
-            f = best_flip[np.arange(12), e]
-            options.append((total(e, f), e, f))
-        _, assigned, flips = min(options, key=lambda option: option[0])
-    if flips.sum() % 2:
-        # The 3x3 cannot flip one edge alone: turn round the cheapest one.
-        extra = cost[np.arange(12), assigned, 1 - flips] - cost[np.arange(12), assigned, flips]
-        flips = flips.copy()
-        flips[int(extra.argmin())] ^= 1
-    for slot, name in enumerate(EDGES):
-        colors = EDGES[assigned[slot]]
-        wanted = colors if flips[slot] == 0 else colors[::-1]
-        for wing in wings[frozenset(name)]:
-            piece = geo.pieces[wing]
-            for face, i in zip(piece.faces, piece.facelets, strict=True):
-                target[i] = wanted[name.index(face)]
-
-
-def _corners_only(text: str, size: int) -> str:
-    """A 3x3 with the cube's corners, its face colours as centres and solved edges."""
-    out = list("".join(face * 9 for face in FACES))
-    for small, big in zip(corner_slots(3), corner_slots(size), strict=True):
-        for i, j in zip(small, big, strict=True):
-            out[i] = text[j]
-    return "".join(out)
-
-
-def wing_targets(text: str) -> np.ndarray:
-    """The colour each sticker of a relabelled cube must end with for the 3x3 stage.
-
-    Parameters
-    ----------
-    text
-        Facelets of a valid cube of size 4 to 7, relabelled so that each face's letter
-        is the colour its centres must have.
-
-    Returns
-    -------
-    numpy.ndarray
-        One letter per sticker: the face letter for centres, the edge's colour on that
-        face for wings, and :data:`NO_TARGET` for corners and middle edges.
-
-    Examples
-    --------
-    >>> from cubescan.solver.moves import solved_facelets
-    >>> target = wing_targets(solved_facelets(5))
-    >>> int((target == NO_TARGET).sum())  # 8 corners, 12 middle edges, 6 fixed centres
-    54
-    >>> moving = target != NO_TARGET
-    >>> bool((target[moving] == np.array(list(solved_facelets(5)))[moving]).all())
-    True
-    """
-    size = size_from_length(len(text))
-    target = np.full(len(text), NO_TARGET, dtype="<U1")
-    centers = _center_stickers(size)
-    target[centers] = [FACES[i // (size * size)] for i in centers]
-    if size % 2:
-        _odd_wing_targets(text, size, target)
-    else:
-        _even_wing_targets(text, size, target)
-    return target
-
-
-def _wing_permutation_is_odd(text: str, size: int, orbit: Orbit, target: np.ndarray) -> bool:
-    """Whether the wings of ``orbit`` make an odd permutation to reach their targets.
-
-    A wing is known by its colours in order and its handedness
-    (:func:`cubescan.solver.geometry.wing_handedness`), which no turn changes.
-    """
-    geo = cube_geometry(size)
-
-    def key(colors: str, faces: str, position: tuple[int, int, int]) -> tuple:
-        return (colors, wing_handedness(faces, position))
-
-    home = {}
-    for index, p in enumerate(orbit.pieces):
-        piece = geo.pieces[p]
-        wanted = "".join(target[i] for i in piece.facelets)
-        home[key(wanted, piece.faces, piece.position)] = index
-        home[key(wanted[::-1], piece.faces[::-1], piece.position)] = index
-    goes_to = []
-    for p in orbit.pieces:
-        piece = geo.pieces[p]
-        goes_to.append(
-            home[key("".join(text[i] for i in piece.facelets), piece.faces, piece.position)]
-        )
-    return bool(permutation_parity(goes_to))
-
-
 def _parity_slice(size: int, orbit: Orbit) -> Move:
     """A quarter turn of an inner slice holding wings of ``orbit``."""
-    stickers = {i for p in orbit.pieces for i in _stickers(size, p)}
+    stickers = {i for p in orbit.pieces for i in piece_stickers(size, p)}
     for layer in range(2, size):
         move = Move("R", layer, layer, 1)
         moved = np.flatnonzero(move_permutation(move, size) != np.arange(6 * size * size))
@@ -340,8 +180,8 @@ def _parity_and_centres(text: str) -> list[Move]:
     size = size_from_length(len(text))
     target = wing_targets(text)
     moves: list[Move] = []
-    for orbit in _orbits(size, "wing"):
-        if _wing_permutation_is_odd(text, size, orbit, target):
+    for orbit in piece_orbits(size, "wing"):
+        if wing_permutation_is_odd(text, size, orbit, target):
             moves.append(_parity_slice(size, orbit))
             text = apply_moves(text, moves[-1:])
     return moves + _solve_orbits(text, "center", target)
@@ -351,7 +191,7 @@ def _solve_orbits(text: str, kind: str, target: np.ndarray) -> list[Move]:
     """Moves solving every orbit of ``kind`` ("center" or "wing") by three-cycles."""
     size = size_from_length(len(text))
     moves: list[Move] = []
-    for orbit in _orbits(size, kind):
+    for orbit in piece_orbits(size, kind):
         text, found = solve_orbit(text, cycle_books(size)[orbit.name], target)
         moves += found
     return moves
@@ -359,6 +199,11 @@ def _solve_orbits(text: str, kind: str, target: np.ndarray) -> list[Move]:
 
 def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     """Solve every centre of a big cube, leaving no wing orbit in OLL parity.
+
+    A 5x5 (:data:`~cubescan.solver.big.center_phases.PHASE_SIZES`) is first solved in
+    three table-driven phases (:mod:`cubescan.solver.big.center_phases`); the beam search
+    below solves the cubes those give up on, and those they solve in at most
+    :data:`FEW_CENTRE_MOVES` (the shorter answer is kept).
 
     A beam search (:func:`cubescan.solver.big.beam.beam_search`, width
     :data:`CENTRE_WIDTH`) over layer turns and inserts (:func:`_centre_turns`)
@@ -386,11 +231,14 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     >>> scrambled = apply_moves(solved_facelets(5), "2R U 2L'")
     >>> moves = solve_centers(scrambled)
     >>> done = apply_moves(scrambled, moves)
-    >>> len(moves) <= 4, all(done[i] == done[i // 25 * 25 + 12] for i in _center_stickers(5))
+    >>> len(moves) <= 4, all(done[i] == done[i // 25 * 25 + 12] for i in center_stickers(5))
     (True, True)
     """
     size = size_from_length(len(text))
-    centers = np.sort(_center_stickers(size))
+    phased = solve_centers_by_phases(text) if size in PHASE_SIZES else None
+    if phased is not None and len(phased) > FEW_CENTRE_MOVES:
+        return phased
+    centers = np.sort(center_stickers(size))
     wanted = np.frombuffer("".join(FACES[i // (size * size)] for i in centers).encode(), np.uint8)
 
     def on_face(states: np.ndarray) -> np.ndarray:
@@ -398,8 +246,14 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
 
     macros = _centre_turns(size)
     width = CENTRE_WIDTH[size]
-    return beam_search(text, macros, centers, on_face, _parity_and_centres, width, deadline)
+    found = beam_search(text, macros, centers, on_face, _parity_and_centres, width, deadline)
+    return found if phased is None or len(found) < len(phased) else phased
 
+
+FEW_CENTRE_MOVES = 12
+"""Phased centres (:func:`~cubescan.solver.big.center_phases.solve_centers_by_phases`) this
+short mean a cube a few turns from solved, where the beam search, which starts by undoing
+turns, is quick and often shorter: both are run and the shorter kept."""
 
 PAIRING_WIDTH = 50
 """States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
@@ -446,7 +300,7 @@ def _pairing_turns(size: int) -> MacroSet:
     sequences += [(s, *m, s.inverse) for s in slices for m in middles if m[0].face != s.face]
     # Keep those that leave every centre sticker on its own face.
     candidates = macro_set(sequences, size)
-    centers = _center_stickers(size)
+    centers = center_stickers(size)
     face = np.arange(6 * size * size) // (size * size)
     keep = (face[candidates.permutations[:, centers]] == face[centers]).all(axis=1)
     return MacroSet(

@@ -73,7 +73,8 @@ def _paired(text: str, size: int) -> bool:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_shortest_of_several_orientations_does_the_stage_and_is_never_longer(seed):
-    from cubescan.solver.big.reduce import _center_stickers, _relabelled
+    from cubescan.solver.big.reduce import _relabelled
+    from cubescan.solver.big.targets import center_stickers
 
     cube = _relabelled(_scrambled(6, seed), 6)
     centers = solve_centers(cube)
@@ -85,7 +86,7 @@ def test_the_shortest_of_several_orientations_does_the_stage_and_is_never_longer
     done = apply_moves(cube, thrice)
     assert _paired(done, 6) and not _paired(cube, 6)
     # The centres the edge pairing started from are still solved.
-    assert all(done[k] == "URFDLB"[k // 36] for k in _center_stickers(6))
+    assert all(done[k] == "URFDLB"[k // 36] for k in center_stickers(6))
 
 
 def test_no_orientation_is_tried_past_the_deadline():

@@ -1,0 +1,462 @@
+"""The centres of a 5x5x5 in three table-driven searches, each orbit a 24-bit mask.
+
+A 5x5's movable centres form two orbits of 24 pieces (the x-centres and the
+t-centres). As in the 4x4's staged reduction, the centres are solved in three phases,
+each a move set that keeps what the phase before it did:
+
+1. every R and L centre onto R or L (all layer turns);
+2. every U and D centre onto U or D, keeping R/L (turns that keep it), and each wing
+   orbit's permutation even, so that the edge pairing's three-cycles can finish it (OLL
+   parity: a wing orbit's parity changes with an inner slice's quarter turn, and no later
+   move turns one);
+3. every centre home, each on its axis (half turns and outer quarter turns).
+
+A phase needs to know of an orbit only which positions hold some colours: in phase 1 the
+R/L colours, in phase 2 the U/D colours (R/L are home), in phase 3 the R, U and F colours
+(each axis is home). That is one bit per position, a 24-bit mask, which a turn permutes
+with three byte lookups. Phases 1 and 2 are bounded by the sum over the orbits of each
+orbit's exact distance (tables indexed by the mask itself); phase 3 by the sum over the
+three axes of the exact distance of both orbits' pieces on that axis at once (a table
+indexed by the two orbits' eight bits of that axis). Sums are not admissible bounds, so
+the phases are short, not optimal; an iterative-deepening search with them visits a few
+million states a phase, and gives up at :data:`NODE_LIMIT` (the beam search then solves
+the centres instead).
+
+Everything is read off the geometric model (orbits, turns, which turns keep a phase); the
+axis tables, indexed by every orbit's bits at once, are what keeps this to N = 5 (7x7 has
+six orbits).
+
+Examples
+--------
+>>> from cubescan.solver.moves import apply_moves, solved_facelets
+>>> moves = solve_centers_by_phases(apply_moves(solved_facelets(5), "2R U 2L' Fw"))
+>>> moves is not None and len(moves) <= 8
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numba
+import numpy as np
+
+from cubescan.solver.big.targets import piece_orbits, wing_permutation_is_odd, wing_targets
+from cubescan.solver.cache import load_or_build
+from cubescan.solver.geometry import FACES, cube_geometry
+from cubescan.solver.moves import (
+    Move,
+    apply_moves,
+    cancel_moves,
+    move_permutation,
+    size_from_length,
+    solved_facelets,
+)
+
+PHASE_SIZES = (5,)
+"""The N whose centres are solved here: two centre orbits of 24 pieces."""
+
+NODE_LIMIT = 30_000_000
+"""States one phase may visit (about a second) before it gives up."""
+
+
+TABLE_NAME = "center-phases"
+TABLE_VERSION = 1
+"""Bump when a table's layout or meaning changes; old cache files are then ignored."""
+
+_PHASE_COLORS = (("R", "L"), ("U", "D"), ("U", "R", "F"))
+"""The colours whose positions a phase's masks hold."""
+
+_AXES = (("U", "D"), ("R", "L"), ("F", "B"))
+
+_UNSEEN = 255
+_MAX_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class CenterModel:
+    """A cube size's centre orbits, turns and phase move sets, as plain arrays.
+
+    Attributes
+    ----------
+    size
+        N.
+    moves
+        The layer turns searched: every single layer and wide block short of the middle.
+    stickers
+        ``stickers[o]``: the 24 stickers of centre orbit ``o``, its positions.
+    colors
+        ``colors[o, i]``: the face (index into ``FACES``) position ``i`` belongs to.
+    bytes_of
+        ``bytes_of[o, m, b, v]``: where turn ``m`` takes the bits ``v`` of byte ``b`` of
+        orbit ``o``'s mask (OR the three to turn a mask).
+    phase_moves
+        The indices of the turns each phase may use.
+    axis, order
+        Each turn's axis (0..2), and its face and layers as one number: turns of one axis
+        commute, so a search tries them in increasing ``order`` only.
+    wing_flips
+        ``wing_flips[m, w]``: 1 when turn ``m`` changes the parity of wing orbit ``w``.
+    axis_bits
+        ``axis_bits[o, a, b, v]``: the bits ``v`` of byte ``b`` of orbit ``o``'s mask
+        gathered into the eight bits of axis ``a``'s positions.
+    """
+
+    size: int
+    moves: tuple[Move, ...]
+    stickers: np.ndarray
+    colors: np.ndarray
+    bytes_of: np.ndarray
+    phase_moves: tuple[np.ndarray, np.ndarray, np.ndarray]
+    axis: np.ndarray
+    order: np.ndarray
+    wing_flips: np.ndarray
+    axis_bits: np.ndarray
+
+    def masks(self, facelets: str, colors: tuple[str, ...]) -> np.ndarray:
+        """Each orbit's mask of the positions holding one of ``colors`` (int64, one each)."""
+        holds = np.isin(np.array(list(facelets))[self.stickers], list(colors))
+        return (holds.astype(np.int64) << np.arange(24)).sum(axis=1)
+
+    def goal(self, colors: tuple[str, ...]) -> np.ndarray:
+        """The masks of the solved cube."""
+        return self.masks(solved_facelets(self.size), colors)
+
+
+@cache
+def center_model(size: int) -> CenterModel:
+    """The centre orbits, turns and phases of an N x N cube, read off the geometric model.
+
+    Parameters
+    ----------
+    size
+        N, one of :data:`PHASE_SIZES`.
+
+    Returns
+    -------
+    CenterModel
+
+    Examples
+    --------
+    >>> model = center_model(5)
+    >>> model.stickers.shape, len(model.moves), [len(m) for m in model.phase_moves]
+    ((2, 24), 54, [54, 38, 30])
+    """
+    geo = cube_geometry(size)
+    orbits = [o for o in geo.orbits if o.kind == "center" and len(o.pieces) == 24]
+    stickers = np.array([[geo.pieces[p].facelets[0] for p in o.pieces] for o in orbits])
+    limit = (size - 1) // 2
+    moves = tuple(
+        [Move(f, 1, last, t) for f in FACES for last in range(1, limit + 1) for t in (1, 2, 3)]
+        + [Move(f, k, k, t) for f in FACES for k in range(2, limit + 1) for t in (1, 2, 3)]
+    )
+    # gather[o, m, i]: the position of orbit o whose piece turn m brings to position i.
+    position = np.full(6 * size * size, -1)
+    for row in stickers:
+        position[row] = np.arange(24)
+    gather = np.array(
+        [[position[move_permutation(m, size)[row]] for m in moves] for row in stickers]
+    )
+    colors = stickers // (size * size)
+    bits = 1 << np.arange(8)
+    values = np.arange(256)[:, None] & bits != 0  # (256, 8): which bits each byte value has
+    scatter = np.argsort(gather, axis=2)  # where each position's piece goes
+    bytes_of = np.zeros((len(orbits), len(moves), 3, 256), np.int64)
+    for b in range(3):
+        targets = np.int64(1) << scatter[:, :, 8 * b : 8 * b + 8]  # (orbits, moves, 8)
+        bytes_of[:, :, b] = (values[None, None] * targets[:, :, None, :]).sum(axis=3)
+
+    def keeps(move: int, groups: tuple[tuple[str, ...], ...]) -> bool:
+        for o in range(len(orbits)):
+            for group in groups:
+                inside = np.isin(colors[o], [FACES.index(f) for f in group])
+                if not inside[gather[o, move][inside]].all():
+                    return False
+        return True
+
+    phase_moves = tuple(
+        np.array([m for m in range(len(moves)) if keeps(m, groups)], np.int64)
+        for groups in ((), (("R", "L"),), _AXES)
+    )
+    axis_bits = np.zeros((len(orbits), 3, 3, 256), np.int64)
+    for o in range(len(orbits)):
+        for a, faces in enumerate(_AXES):
+            on_axis = np.flatnonzero(np.isin(colors[o], [FACES.index(f) for f in faces]))
+            for b in range(3):
+                for k in range(8):
+                    if 8 * b + k in on_axis:
+                        rank = int(np.searchsorted(on_axis, 8 * b + k))
+                        axis_bits[o, a, b] |= np.where(values[:, k], 1 << rank, 0)
+    return CenterModel(
+        size=size,
+        moves=moves,
+        stickers=stickers,
+        colors=colors,
+        bytes_of=bytes_of,
+        phase_moves=phase_moves,  # type: ignore[arg-type]
+        axis=np.array([m.axis for m in moves], np.int64),
+        order=np.array([FACES.index(m.face) * 100 + m.first * 10 + m.last for m in moves]),
+        wing_flips=_wing_flips(size, moves),
+        axis_bits=axis_bits,
+    )
+
+
+def _wing_flips(size: int, moves: tuple[Move, ...]) -> np.ndarray:
+    """Whether each turn changes each wing orbit's permutation parity (see module text)."""
+    flips = np.zeros((len(moves), len(piece_orbits(size, "wing"))), np.int64)
+    for m, move in enumerate(moves):
+        turned = apply_moves(solved_facelets(size), [move])
+        target = wing_targets(turned)
+        for w, orbit in enumerate(piece_orbits(size, "wing")):
+            flips[m, w] = wing_permutation_is_odd(turned, size, orbit, target)
+    return flips
+
+
+def _turned(masks: np.ndarray, bytes_of: np.ndarray, move: int) -> np.ndarray:
+    """Every mask in ``masks`` (orbit's, int64) turned by ``move`` (vectorised)."""
+    return (
+        bytes_of[move, 0][masks & 255]
+        | bytes_of[move, 1][(masks >> 8) & 255]
+        | bytes_of[move, 2][masks >> 16]
+    )
+
+
+def _distances(goal: int, bytes_of: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Exact distance of every mask of one orbit to ``goal`` under ``moves`` (breadth first;
+    2^24 entries, :data:`_UNSEEN` for masks no turn reaches)."""
+    distance = np.full(1 << 24, _UNSEEN, np.uint8)
+    distance[goal] = 0
+    frontier, level = np.array([goal], np.int64), 0
+    while len(frontier):
+        for move in moves:
+            reached = _turned(frontier, bytes_of, move)
+            distance[reached[distance[reached] == _UNSEEN]] = level + 1
+        level += 1
+        frontier = np.flatnonzero(distance == level)
+    return distance
+
+
+def _axis_distances(model: CenterModel, axis: int) -> np.ndarray:
+    """Exact distance of both orbits' pieces on one axis, indexed by their 8 bits each."""
+    goal_masks = model.goal(_PHASE_COLORS[2])
+    count = len(goal_masks)
+    distance = np.full(1 << (8 * count), _UNSEEN, np.uint8)
+    start = np.array([_axis_key(goal_masks, model.axis_bits, axis)], np.int64)
+    distance[start] = 0
+    # A key's masks: its bits put back at the axis's positions; the other bits stay 0,
+    # which phase 3's turns never bring onto the axis.
+    frontier, level = start, 0
+    while len(frontier):
+        masks = np.stack(
+            [_axis_positions(frontier >> (8 * o) & 255, model, o, axis) for o in range(count)]
+        )
+        for move in model.phase_moves[2]:
+            turned = np.stack([_turned(masks[o], model.bytes_of[o], move) for o in range(count)])
+            keys = sum(
+                _gathered(turned[o], model.axis_bits[o, axis]) << (8 * o) for o in range(count)
+            )
+            distance[keys[distance[keys] == _UNSEEN]] = level + 1
+        level += 1
+        frontier = np.flatnonzero(distance == level)
+    return distance
+
+
+def _axis_positions(bits: np.ndarray, model: CenterModel, orbit: int, axis: int) -> np.ndarray:
+    """Masks with an axis key's eight bits of one orbit at that axis's positions."""
+    on_axis = np.flatnonzero(np.isin(model.colors[orbit], [FACES.index(f) for f in _AXES[axis]]))
+    return ((bits[:, None] >> np.arange(8)) & 1).astype(np.int64) @ (np.int64(1) << on_axis)
+
+
+def _gathered(masks: np.ndarray, axis_bits: np.ndarray) -> np.ndarray:
+    return axis_bits[0][masks & 255] | axis_bits[1][(masks >> 8) & 255] | axis_bits[2][masks >> 16]
+
+
+def _axis_key(masks: np.ndarray, axis_bits: np.ndarray, axis: int) -> int:
+    return sum(
+        int(_gathered(np.array([m]), axis_bits[o, axis])[0]) << (8 * o) for o, m in enumerate(masks)
+    )
+
+
+def _build(size: int) -> dict[str, np.ndarray]:
+    """The tables, kept compact: each phase's reachable masks and their distances."""
+    model = center_model(size)
+    out: dict[str, np.ndarray] = {}
+    for phase in (0, 1):
+        for o, goal in enumerate(model.goal(_PHASE_COLORS[phase])):
+            distance = _distances(int(goal), model.bytes_of[o], model.phase_moves[phase])
+            reached = np.flatnonzero(distance != _UNSEEN)
+            out[f"phase{phase + 1}_orbit{o}_masks"] = reached.astype(np.uint32)
+            out[f"phase{phase + 1}_orbit{o}_distances"] = distance[reached]
+    for axis in range(3):
+        out[f"phase3_axis{axis}"] = _axis_distances(model, axis)
+    return out
+
+
+@cache
+def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distance tables of the three phases, built on first use and cached on disk.
+
+    Parameters
+    ----------
+    size
+        N, one of :data:`PHASE_SIZES`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Phases 1 and 2: ``[orbit, mask]`` (uint8, 2^24 per orbit); phase 3:
+        ``[axis, key]`` (a key is the orbits' eight bits of that axis, orbit 0 lowest).
+
+    Examples
+    --------
+    >>> first, second, third = center_tables(5)  # doctest: +SKIP
+    >>> first.shape, third.shape  # doctest: +SKIP
+    ((2, 16777216), (3, 65536))
+    """
+    arrays = load_or_build(f"{TABLE_NAME}-{size}", TABLE_VERSION, lambda: _build(size))
+    count = len(center_model(size).stickers)
+    expanded = []
+    for phase in (1, 2):
+        table = np.full((count, 1 << 24), _UNSEEN, np.uint8)
+        for o in range(count):
+            table[o, arrays[f"phase{phase}_orbit{o}_masks"]] = arrays[
+                f"phase{phase}_orbit{o}_distances"
+            ]
+        expanded.append(table)
+    third = np.stack([arrays[f"phase3_axis{a}"] for a in range(3)])
+    return expanded[0], expanded[1], third
+
+
+@numba.njit(cache=True, nogil=True)
+def _bound(masks, tables, axis_bits, by_axis):  # pragma: no cover - numba
+    """The phase's bound: the orbits' distances summed, or (phase 3) the axes'."""
+    total = 0
+    if by_axis:
+        for a in range(tables.shape[0]):
+            key = 0
+            for o in range(masks.shape[0]):
+                m = masks[o]
+                bits = axis_bits[o, a, 0, m & 255] | axis_bits[o, a, 1, (m >> 8) & 255]
+                key |= (bits | axis_bits[o, a, 2, m >> 16]) << (8 * o)
+            total += tables[a, key]
+    else:
+        for o in range(masks.shape[0]):
+            total += tables[o, masks[o]]
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def _search(
+    start, tables, axis_bits, by_axis, bytes_of, moves, axis, order, flips, parity, limit
+):  # pragma: no cover - numba
+    """Iterative deepening under :func:`_bound` to a mask of bound 0 with every wing
+    parity even (``parity`` is the start's, ``flips`` each turn's); the turns' indices and
+    the states visited, or an empty path and ``limit + 1`` visits when it gave up."""
+    orbits = start.shape[0]
+    masks = np.zeros((_MAX_DEPTH + 1, orbits), np.int64)
+    parities = np.zeros((_MAX_DEPTH + 1, parity.shape[0]), np.int64)
+    path = np.zeros(_MAX_DEPTH, np.int64)
+    tried = np.zeros(_MAX_DEPTH + 1, np.int64)
+    visited = 0
+    bound = _bound(start, tables, axis_bits, by_axis)
+    while bound <= _MAX_DEPTH:
+        masks[0] = start
+        parities[0] = parity
+        depth, tried[0] = 0, 0
+        while depth >= 0:
+            if tried[depth] == 0:
+                visited += 1
+                if visited > limit:
+                    return path[:0].copy(), visited
+                estimate = _bound(masks[depth], tables, axis_bits, by_axis)
+                if estimate == 0 and parities[depth].sum() == 0:
+                    return path[:depth].copy(), visited
+                if depth + max(estimate, 1) > bound or depth == _MAX_DEPTH:
+                    depth -= 1
+                    continue
+            stepped = False
+            while tried[depth] < moves.shape[0]:
+                move = moves[tried[depth]]
+                tried[depth] += 1
+                if depth > 0:
+                    last = path[depth - 1]
+                    if axis[last] == axis[move] and order[move] <= order[last]:
+                        continue
+                for o in range(orbits):
+                    m = masks[depth, o]
+                    turned = bytes_of[o, move, 0, m & 255] | bytes_of[o, move, 1, (m >> 8) & 255]
+                    masks[depth + 1, o] = turned | bytes_of[o, move, 2, m >> 16]
+                for w in range(parity.shape[0]):
+                    parities[depth + 1, w] = parities[depth, w] ^ flips[move, w]
+                path[depth] = move
+                depth += 1
+                tried[depth] = 0
+                stepped = True
+                break
+            if not stepped:
+                depth -= 1
+        bound += 1
+    return path[:0].copy(), visited
+
+
+def _phase(
+    model: CenterModel, tables: np.ndarray, text: str, phase: int, limit: int
+) -> list[Move] | None:
+    """One phase's turns from ``text``, or None when it gave up."""
+    parity = np.zeros(model.wing_flips.shape[1], np.int64)
+    flips = np.zeros_like(model.wing_flips)
+    if phase == 1:
+        size = model.size
+        target = wing_targets(text)
+        wings = piece_orbits(size, "wing")
+        parity[:] = [wing_permutation_is_odd(text, size, o, target) for o in wings]
+        flips = model.wing_flips
+    path, visited = _search(
+        model.masks(text, _PHASE_COLORS[phase]),
+        tables,
+        model.axis_bits,
+        phase == 2,
+        model.bytes_of,
+        model.phase_moves[phase],
+        model.axis,
+        model.order,
+        flips,
+        parity,
+        limit,
+    )
+    return None if visited > limit else [model.moves[i] for i in path]
+
+
+def solve_centers_by_phases(text: str, node_limit: int = NODE_LIMIT) -> list[Move] | None:
+    """Every centre of a relabelled N x N home, its wing orbits left even, in three phases.
+
+    Parameters
+    ----------
+    text
+        Facelets of a relabelled cube (each face's letter is its centres' colour) of a
+        size in :data:`PHASE_SIZES`.
+    node_limit
+        States phases 1 and 3 may visit before the search gives up.
+
+    Returns
+    -------
+    list of Move or None
+        The turns, or None when a phase gave up.
+
+    Examples
+    --------
+    >>> solve_centers_by_phases(solved_facelets(5))
+    []
+    """
+    size = size_from_length(len(text))
+    model = center_model(size)
+    tables = center_tables(size)
+    found: list[Move] = []
+    for phase in range(3):
+        moves = _phase(model, tables[phase], text, phase, node_limit)
+        if moves is None:
+            return None
+        text = apply_moves(text, moves)
+        found += moves
+    return cancel_moves(found)  # a phase may start on the face the last one ended on
