@@ -9,7 +9,8 @@ turns included; seeded) to the solved cube, solves each with
 proof that the moves solve the cube: the full public call), and prints the mean and max
 length in the outer block turn metric (each WCA token counts one), the mean of each
 stage, and the median, p95 and max time. It also times the first build of each size's
-tables (the 4x4's centre tables; every size's three-cycle books) in a fresh process
+tables (the 4x4's centre tables, the 5x5's centre phase tables; every size's three-cycle
+books) in a fresh process
 with an empty cache folder, and gives the table file's size.
 
 The peers are quoted, not run: the competition scrambler's 4x4 solver (Java) averages
@@ -40,10 +41,13 @@ TABLE_SCRIPT = (
     "import sys, time\n"
     "from cubescan.solver.four.tables import load_tables\n"
     "from cubescan.solver.big.cycles import cycle_books\n"
+    "from cubescan.solver.big.center_phases import PHASE_SIZES, center_tables\n"
     "size = int(sys.argv[1])\n"
     "start = time.perf_counter()\n"
     "if size == 4:\n"
     "    load_tables(progress=False)\n"
+    "if size in PHASE_SIZES:\n"
+    "    center_tables(size)\n"
     "cycle_books(size)\n"
     "print(time.perf_counter() - start)\n"
 )
@@ -67,7 +71,7 @@ def time_table_build(size: int) -> tuple[float, int]:
         )
         if done.returncode != 0:
             raise SystemExit(done.stderr)
-        files = [*Path(folder).glob("four-*.npz"), *Path(folder).glob("cycles-*.npz")]
+        files = [*Path(folder).glob("*.npz")]
         return float(done.stdout), sum(p.stat().st_size for p in files)
 
 

@@ -14,13 +14,15 @@ each a move set that keeps what the phase before it did:
 A phase needs to know of an orbit only which positions hold some colours: in phase 1 the
 R/L colours, in phase 2 the U/D colours (R/L are home), in phase 3 the R, U and F colours
 (each axis is home). That is one bit per position, a 24-bit mask, which a turn permutes
-with three byte lookups. Phases 1 and 2 are bounded by the sum over the orbits of each
-orbit's exact distance (tables indexed by the mask itself); phase 3 by the sum over the
-three axes of the exact distance of both orbits' pieces on that axis at once (a table
-indexed by the two orbits' eight bits of that axis). Sums are not admissible bounds, so
-the phases are short, not optimal; an iterative-deepening search with them visits a few
-million states a phase, and gives up at :data:`NODE_LIMIT` (the beam search then solves
-the centres instead).
+with three byte lookups. The exact distances are tables: in phases 1 and 2 each orbit's,
+indexed by its mask; in phase 3 each axis's, of both orbits' pieces on that axis at once
+(indexed by the two orbits' eight bits there). A phase is an iterative-deepening search
+whose estimate is the largest of those distances plus half the others, rounded up: not a
+lower bound (the phases are short, not optimal), but far closer to the true distance
+than the largest alone, which would make the search too slow. A table of the states
+each round has reached (:func:`_seen_before`) keeps the search from walking the same
+positions again by other paths; a phase visits some ten thousand to a few million
+states, and gives up at :data:`NODE_LIMIT` (the beam search then solves the centres).
 
 Everything is read off the geometric model (orbits, turns, which turns keep a phase); the
 axis tables, indexed by every orbit's bits at once, are what keeps this to N = 5 (7x7 has
@@ -72,6 +74,8 @@ _AXES = (("U", "D"), ("R", "L"), ("F", "B"))
 
 _UNSEEN = 255
 _MAX_DEPTH = 40
+_SEEN_SLOTS = 1 << 22
+"""Slots of the table of states a search round has reached (see :func:`_seen_before`)."""
 
 
 @dataclass(frozen=True)
@@ -115,12 +119,45 @@ class CenterModel:
     axis_bits: np.ndarray
 
     def masks(self, facelets: str, colors: tuple[str, ...]) -> np.ndarray:
-        """Each orbit's mask of the positions holding one of ``colors`` (int64, one each)."""
+        """Each orbit's mask of the positions holding one of ``colors``.
+
+        Parameters
+        ----------
+        facelets
+            A relabelled cube of this size.
+        colors
+            Face letters.
+
+        Returns
+        -------
+        numpy.ndarray
+            One int64 per orbit: bit ``i`` set when position ``i`` holds one of ``colors``.
+
+        Examples
+        --------
+        >>> [hex(m) for m in center_model(5).masks(solved_facelets(5), ("U",))]
+        ['0xf', '0xf']
+        """
         holds = np.isin(np.array(list(facelets))[self.stickers], list(colors))
         return (holds.astype(np.int64) << np.arange(24)).sum(axis=1)
 
     def goal(self, colors: tuple[str, ...]) -> np.ndarray:
-        """The masks of the solved cube."""
+        """The masks of the solved cube (see :meth:`masks`).
+
+        Parameters
+        ----------
+        colors
+            Face letters.
+
+        Returns
+        -------
+        numpy.ndarray
+
+        Examples
+        --------
+        >>> (center_model(5).goal(("U",)) == 0xF).all()
+        np.True_
+        """
         return self.masks(solved_facelets(self.size), colors)
 
 
@@ -330,8 +367,9 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @numba.njit(cache=True, nogil=True)
 def _bound(masks, tables, axis_bits, by_axis):  # pragma: no cover - numba
-    """The phase's bound: the orbits' distances summed, or (phase 3) the axes'."""
-    total = 0
+    """The phase's estimate: of the parts' distances (each orbit's, or in phase 3 each
+    axis's), the largest plus half the others, rounded up."""
+    total, largest = 0, 0
     if by_axis:
         for a in range(tables.shape[0]):
             key = 0
@@ -339,11 +377,38 @@ def _bound(masks, tables, axis_bits, by_axis):  # pragma: no cover - numba
                 m = masks[o]
                 bits = axis_bits[o, a, 0, m & 255] | axis_bits[o, a, 1, (m >> 8) & 255]
                 key |= (bits | axis_bits[o, a, 2, m >> 16]) << (8 * o)
-            total += tables[a, key]
+            distance = tables[a, key]
+            total += distance
+            largest = max(largest, distance)
     else:
         for o in range(masks.shape[0]):
-            total += tables[o, masks[o]]
-    return total
+            distance = tables[o, masks[o]]
+            total += distance
+            largest = max(largest, distance)
+    return largest + (total - largest + 1) // 2
+
+
+@numba.njit(cache=True, nogil=True)
+def _seen_before(masks, parities, depth, keys, depths):  # pragma: no cover - numba
+    """Whether this state was reached at ``depth`` or less in this round (its subtree was
+    then searched with at least as many moves to go); else remember it."""
+    key = 0
+    for o in range(masks.shape[0]):
+        key |= masks[o] << (24 * o)
+    for w in range(parities.shape[0]):
+        key |= parities[w] << (24 * masks.shape[0] + w)
+    slot = ((key * -7046029254386353131) >> 20) & (keys.shape[0] - 1)
+    for _ in range(8):
+        if keys[slot] == key:
+            if depths[slot] <= depth:
+                return True
+            depths[slot] = depth
+            return False
+        if keys[slot] == -1:
+            keys[slot], depths[slot] = key, depth
+            return False
+        slot = (slot + 1) & (keys.shape[0] - 1)
+    return False
 
 
 @numba.njit(cache=True, nogil=True)
@@ -354,6 +419,8 @@ def _search(
     parity even (``parity`` is the start's, ``flips`` each turn's); the turns' indices and
     the states visited, or an empty path and ``limit + 1`` visits when it gave up."""
     orbits = start.shape[0]
+    seen_keys = np.empty(_SEEN_SLOTS, np.int64)
+    seen_depths = np.empty(_SEEN_SLOTS, np.int8)
     masks = np.zeros((_MAX_DEPTH + 1, orbits), np.int64)
     parities = np.zeros((_MAX_DEPTH + 1, parity.shape[0]), np.int64)
     path = np.zeros(_MAX_DEPTH, np.int64)
@@ -361,6 +428,7 @@ def _search(
     visited = 0
     bound = _bound(start, tables, axis_bits, by_axis)
     while bound <= _MAX_DEPTH:
+        seen_keys[:] = -1
         masks[0] = start
         parities[0] = parity
         depth, tried[0] = 0, 0
@@ -373,6 +441,9 @@ def _search(
                 if estimate == 0 and parities[depth].sum() == 0:
                     return path[:depth].copy(), visited
                 if depth + max(estimate, 1) > bound or depth == _MAX_DEPTH:
+                    depth -= 1
+                    continue
+                if _seen_before(masks[depth], parities[depth], depth, seen_keys, seen_depths):
                     depth -= 1
                     continue
             stepped = False

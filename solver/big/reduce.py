@@ -258,13 +258,14 @@ turns, is quick and often shorter: both are run and the shorter kept."""
 PAIRING_WIDTH = 50
 """States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
 
-CENTRE_TRIES = {5: 3, 6: 1, 7: 1}
+CENTRE_TRIES = {5: 6, 6: 1, 7: 1}
 """Orientations the centre stage is searched in, by N; the shortest is kept (see
 :mod:`cubescan.solver.big.orientations`).
 
-Each try costs a whole stage's time. Chosen on 24 random cubes per size where a solve
-has the time to spare: at 5x5 three tries of the centres gain, at 6x6 and 7x7 the centre
-stage alone takes most of a solve's budget (``benchmarks/bench_nxn_solver.py`` measures
+Each try costs a whole stage's time. At 5x5 a try of the table-driven phases takes about
+a tenth of a second, and six tries gave 29.8 centre moves against 31.9 for one (20
+random cubes); at 6x6 and 7x7 the beam's centre stage alone takes most of a solve's
+budget (``benchmarks/bench_nxn_solver.py`` measures
 moves and times; figures in ``docs/accuracy.md``).
 """
 

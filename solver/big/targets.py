@@ -56,6 +56,17 @@ def piece_orbits(size: int, kind: str) -> list[Orbit]:
 def piece_stickers(size: int, piece: int) -> tuple[int, ...]:
     """The stickers of piece number ``piece`` of the geometric model.
 
+    Parameters
+    ----------
+    size
+        N.
+    piece
+        An index into the model's pieces.
+
+    Returns
+    -------
+    tuple of int
+
     Examples
     --------
     >>> piece_stickers(3, 0)  # the first corner
@@ -66,6 +77,16 @@ def piece_stickers(size: int, piece: int) -> tuple[int, ...]:
 
 def center_stickers(size: int) -> np.ndarray:
     """Every sticker of the movable centres (a fixed centre never moves).
+
+    Parameters
+    ----------
+    size
+        N.
+
+    Returns
+    -------
+    numpy.ndarray
+        Sticker indices, orbit by orbit.
 
     Examples
     --------
@@ -213,6 +234,13 @@ def wing_permutation_is_odd(text: str, size: int, orbit: Orbit, target: np.ndarr
     -------
     bool
         True when the orbit is in OLL parity.
+
+    Examples
+    --------
+    >>> from cubescan.solver.moves import apply_moves, solved_facelets
+    >>> cube = apply_moves(solved_facelets(4), "Rw U2")
+    >>> [wing_permutation_is_odd(cube, 4, o, wing_targets(cube)) for o in piece_orbits(4, "wing")]
+    [True]
 
     A wing is known by its colours in order and its handedness
     (:func:`cubescan.solver.geometry.wing_handedness`), which no turn changes.
