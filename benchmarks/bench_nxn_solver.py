@@ -10,8 +10,7 @@ proof that the moves solve the cube: the full public call), and prints the mean 
 length in the outer block turn metric (each WCA token counts one), the mean of each
 stage, and the median, p95 and max time. It also times the first build of each size's
 tables (the 4x4's centre tables, the 5x5's centre phase tables; every size's three-cycle
-books) in a fresh process
-with an empty cache folder, and gives the table file's size.
+books) in a fresh process with an empty cache folder, and gives the table files' size.
 
 The peers are quoted, not run: the competition scrambler's 4x4 solver (Java) averages
 44.4 moves in about 250 ms; the best-known NxN solver reduces a 4x4 in about 52 moves
