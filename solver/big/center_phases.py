@@ -15,8 +15,8 @@ A phase needs to know of an orbit only which positions hold some colours: in pha
 R/L colours, in phase 2 the U/D colours (R/L are home), in phase 3 the R, U and F colours
 (each axis is home). That is one bit per position, a 24-bit mask, which a turn permutes
 with three byte lookups. The exact distances are tables: in phases 1 and 2 each orbit's,
-indexed by its mask; in phase 3 each axis's, of both orbits' pieces on that axis at once
-(indexed by the two orbits' eight bits there). A phase is an iterative-deepening search
+indexed by its mask; in phase 3 each axis's, of a pair of orbits' pieces on that axis at
+once (indexed by the pair's eight bits there each). A phase is an iterative-deepening search
 whose estimate is the largest of those distances plus half the others, rounded up: not a
 lower bound (the phases are short, not optimal), but far closer to the true distance
 than the largest alone, which would make the search too slow. A table of the states
@@ -24,9 +24,10 @@ each round has reached (:func:`_seen_before`) keeps the search from walking the 
 positions again by other paths; a phase visits some ten thousand to a few million
 states, and gives up at :data:`NODE_LIMIT` (the beam search then solves the centres).
 
-Everything is read off the geometric model (orbits, turns, which turns keep a phase); the
-axis tables, indexed by every orbit's bits at once, are what keeps this to N = 5 (7x7 has
-six orbits).
+Everything is read off the geometric model (orbits, turns, which turns keep a phase), so
+the code takes any odd N; :data:`PHASE_SIZES` holds the sizes where it measures well. A
+7x7 has six orbits and 90 turns: its phase 1 gave up past 200 million states on each of
+three random cubes, so its centres stay with the beam search.
 
 Examples
 --------
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 
 import numba
 import numpy as np
@@ -64,7 +66,7 @@ NODE_LIMIT = 30_000_000
 
 
 TABLE_NAME = "center-phases"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 """Bump when a table's layout or meaning changes; old cache files are then ignored."""
 
 _PHASE_COLORS = (("R", "L"), ("U", "D"), ("U", "R", "F"))
@@ -105,6 +107,8 @@ class CenterModel:
     axis_bits
         ``axis_bits[o, a, b, v]``: the bits ``v`` of byte ``b`` of orbit ``o``'s mask
         gathered into the eight bits of axis ``a``'s positions.
+    pairs
+        The orbits taken two at a time by phase 3's tables (consecutive orbits).
     """
 
     size: int
@@ -117,6 +121,7 @@ class CenterModel:
     order: np.ndarray
     wing_flips: np.ndarray
     axis_bits: np.ndarray
+    pairs: np.ndarray
 
     def masks(self, facelets: str, colors: tuple[str, ...]) -> np.ndarray:
         """Each orbit's mask of the positions holding one of ``colors``.
@@ -236,6 +241,7 @@ def center_model(size: int) -> CenterModel:
         order=np.array([FACES.index(m.face) * 100 + m.first * 10 + m.last for m in moves]),
         wing_flips=_wing_flips(size, moves),
         axis_bits=axis_bits,
+        pairs=np.arange(len(orbits)).reshape(-1, 2),
     )
 
 
@@ -274,25 +280,24 @@ def _distances(goal: int, bytes_of: np.ndarray, moves: np.ndarray) -> np.ndarray
     return distance
 
 
-def _axis_distances(model: CenterModel, axis: int) -> np.ndarray:
-    """Exact distance of both orbits' pieces on one axis, indexed by their 8 bits each."""
-    goal_masks = model.goal(_PHASE_COLORS[2])
-    count = len(goal_masks)
+def _axis_distances(model: CenterModel, pair: np.ndarray, axis: int) -> np.ndarray:
+    """Exact distance of two orbits' pieces on one axis, indexed by their 8 bits each."""
+    goal_masks = model.goal(_PHASE_COLORS[2])[pair]
+    count = len(pair)
     distance = np.full(1 << (8 * count), _UNSEEN, np.uint8)
-    start = np.array([_axis_key(goal_masks, model.axis_bits, axis)], np.int64)
+    axis_bits, bytes_of = model.axis_bits[pair], model.bytes_of[pair]
+    start = np.array([_axis_key(goal_masks, axis_bits, axis)], np.int64)
     distance[start] = 0
     # A key's masks: its bits put back at the axis's positions; the other bits stay 0,
     # which phase 3's turns never bring onto the axis.
     frontier, level = start, 0
     while len(frontier):
         masks = np.stack(
-            [_axis_positions(frontier >> (8 * o) & 255, model, o, axis) for o in range(count)]
+            [_axis_positions(frontier >> (8 * k) & 255, model, o, axis) for k, o in enumerate(pair)]
         )
         for move in model.phase_moves[2]:
-            turned = np.stack([_turned(masks[o], model.bytes_of[o], move) for o in range(count)])
-            keys = sum(
-                _gathered(turned[o], model.axis_bits[o, axis]) << (8 * o) for o in range(count)
-            )
+            turned = np.stack([_turned(masks[k], bytes_of[k], move) for k in range(count)])
+            keys = sum(_gathered(turned[k], axis_bits[k, axis]) << (8 * k) for k in range(count))
             distance[keys[distance[keys] == _UNSEEN]] = level + 1
         level += 1
         frontier = np.flatnonzero(distance == level)
@@ -325,8 +330,9 @@ def _build(size: int) -> dict[str, np.ndarray]:
             reached = np.flatnonzero(distance != _UNSEEN)
             out[f"phase{phase + 1}_orbit{o}_masks"] = reached.astype(np.uint32)
             out[f"phase{phase + 1}_orbit{o}_distances"] = distance[reached]
-    for axis in range(3):
-        out[f"phase3_axis{axis}"] = _axis_distances(model, axis)
+    for g, pair in enumerate(model.pairs):
+        for axis in range(3):
+            out[f"phase3_pair{g}_axis{axis}"] = _axis_distances(model, pair, axis)
     return out
 
 
@@ -343,7 +349,8 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     -------
     tuple of numpy.ndarray
         Phases 1 and 2: ``[orbit, mask]`` (uint8, 2^24 per orbit); phase 3:
-        ``[axis, key]`` (a key is the orbits' eight bits of that axis, orbit 0 lowest).
+        ``[3 * pair + axis, key]`` (a key is the pair's eight bits of that axis each, the
+        first orbit's lowest).
 
     Examples
     --------
@@ -351,8 +358,13 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> first.shape, third.shape  # doctest: +SKIP
     ((2, 16777216), (3, 65536))
     """
-    arrays = load_or_build(f"{TABLE_NAME}-{size}", TABLE_VERSION, lambda: _build(size))
-    count = len(center_model(size).stickers)
+    count, pairs = len(center_model(size).stickers), range(len(center_model(size).pairs))
+    names = {f"phase3_pair{g}_axis{a}" for g in pairs for a in range(3)}
+    for phase, o, what in product((1, 2), range(count), ("masks", "distances")):
+        names.add(f"phase{phase}_orbit{o}_{what}")
+    arrays = load_or_build(
+        f"{TABLE_NAME}-{size}", TABLE_VERSION, lambda: _build(size), frozenset(names)
+    )
     expanded = []
     for phase in (1, 2):
         table = np.full((count, 1 << 24), _UNSEEN, np.uint8)
@@ -361,23 +373,24 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 f"phase{phase}_orbit{o}_distances"
             ]
         expanded.append(table)
-    third = np.stack([arrays[f"phase3_axis{a}"] for a in range(3)])
+    third = np.stack([arrays[f"phase3_pair{g}_axis{a}"] for g in pairs for a in range(3)])
     return expanded[0], expanded[1], third
 
 
 @numba.njit(cache=True, nogil=True)
-def _bound(masks, tables, axis_bits, by_axis):  # pragma: no cover - numba
+def _bound(masks, tables, axis_bits, pairs, by_axis):  # pragma: no cover - numba
     """The phase's estimate: of the parts' distances (each orbit's, or in phase 3 each
-    axis's), the largest plus half the others, rounded up."""
+    pair of orbits' on each axis), the largest plus half the others, rounded up."""
     total, largest = 0, 0
     if by_axis:
-        for a in range(tables.shape[0]):
+        for part in range(tables.shape[0]):
+            pair, a = pairs[part // 3], part % 3
             key = 0
-            for o in range(masks.shape[0]):
-                m = masks[o]
-                bits = axis_bits[o, a, 0, m & 255] | axis_bits[o, a, 1, (m >> 8) & 255]
-                key |= (bits | axis_bits[o, a, 2, m >> 16]) << (8 * o)
-            distance = tables[a, key]
+            for k in range(2):
+                m = masks[pair[k]]
+                bits = axis_bits[pair[k], a, 0, m & 255] | axis_bits[pair[k], a, 1, (m >> 8) & 255]
+                key |= (bits | axis_bits[pair[k], a, 2, m >> 16]) << (8 * k)
+            distance = tables[part, key]
             total += distance
             largest = max(largest, distance)
     else:
@@ -393,10 +406,11 @@ def _seen_before(masks, parities, depth, keys, depths):  # pragma: no cover - nu
     """Whether this state was reached at ``depth`` or less in this round (its subtree was
     then searched with at least as many moves to go); else remember it."""
     key = 0
-    for o in range(masks.shape[0]):
-        key |= masks[o] << (24 * o)
     for w in range(parities.shape[0]):
-        key |= parities[w] << (24 * masks.shape[0] + w)
+        key = key << 1 | parities[w]
+    for o in range(masks.shape[0]):  # a 64-bit hash of every mask (exact for two orbits)
+        key = (key << 24 | key >> 40) ^ masks[o]
+    key &= 0x7FFFFFFFFFFFFFFF  # -1 marks an empty slot
     slot = ((key * -7046029254386353131) >> 20) & (keys.shape[0] - 1)
     for _ in range(8):
         if keys[slot] == key:
@@ -413,7 +427,7 @@ def _seen_before(masks, parities, depth, keys, depths):  # pragma: no cover - nu
 
 @numba.njit(cache=True, nogil=True)
 def _search(
-    start, tables, axis_bits, by_axis, bytes_of, moves, axis, order, flips, parity, limit
+    start, tables, axis_bits, pairs, by_axis, bytes_of, moves, axis, order, flips, parity, limit
 ):  # pragma: no cover - numba
     """Iterative deepening under :func:`_bound` to a mask of bound 0 with every wing
     parity even (``parity`` is the start's, ``flips`` each turn's); the turns' indices and
@@ -426,7 +440,7 @@ def _search(
     path = np.zeros(_MAX_DEPTH, np.int64)
     tried = np.zeros(_MAX_DEPTH + 1, np.int64)
     visited = 0
-    bound = _bound(start, tables, axis_bits, by_axis)
+    bound = _bound(start, tables, axis_bits, pairs, by_axis)
     while bound <= _MAX_DEPTH:
         seen_keys[:] = -1
         masks[0] = start
@@ -437,7 +451,7 @@ def _search(
                 visited += 1
                 if visited > limit:
                     return path[:0].copy(), visited
-                estimate = _bound(masks[depth], tables, axis_bits, by_axis)
+                estimate = _bound(masks[depth], tables, axis_bits, pairs, by_axis)
                 if estimate == 0 and parities[depth].sum() == 0:
                     return path[:depth].copy(), visited
                 if depth + max(estimate, 1) > bound or depth == _MAX_DEPTH:
@@ -487,6 +501,7 @@ def _phase(
         model.masks(text, _PHASE_COLORS[phase]),
         tables,
         model.axis_bits,
+        model.pairs,
         phase == 2,
         model.bytes_of,
         model.phase_moves[phase],
