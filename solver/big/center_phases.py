@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -57,13 +58,13 @@ from cubescan.solver.moves import (
     size_from_length,
     solved_facelets,
 )
+from cubescan.solver.tables import progress_reporter
 
 PHASE_SIZES = (5,)
-"""The N whose centres are solved here: two centre orbits of 24 pieces."""
+"""The N whose centres are solved here (where the phases finish; see the module text)."""
 
 NODE_LIMIT = 30_000_000
 """States one phase may visit (about a second) before it gives up."""
-
 
 TABLE_NAME = "center-phases"
 TABLE_VERSION = 2
@@ -116,7 +117,7 @@ class CenterModel:
     stickers: np.ndarray
     colors: np.ndarray
     bytes_of: np.ndarray
-    phase_moves: tuple[np.ndarray, np.ndarray, np.ndarray]
+    phase_moves: tuple[np.ndarray, ...]
     axis: np.ndarray
     order: np.ndarray
     wing_flips: np.ndarray
@@ -186,7 +187,7 @@ def center_model(size: int) -> CenterModel:
     ((2, 24), 54, [54, 38, 30])
     """
     geo = cube_geometry(size)
-    orbits = [o for o in geo.orbits if o.kind == "center" and len(o.pieces) == 24]
+    orbits = piece_orbits(size, "center")
     stickers = np.array([[geo.pieces[p].facelets[0] for p in o.pieces] for o in orbits])
     limit = (size - 1) // 2
     moves = tuple(
@@ -236,7 +237,7 @@ def center_model(size: int) -> CenterModel:
         stickers=stickers,
         colors=colors,
         bytes_of=bytes_of,
-        phase_moves=phase_moves,  # type: ignore[arg-type]
+        phase_moves=phase_moves,
         axis=np.array([m.axis for m in moves], np.int64),
         order=np.array([FACES.index(m.face) * 100 + m.first * 10 + m.last for m in moves]),
         wing_flips=_wing_flips(size, moves),
@@ -320,25 +321,30 @@ def _axis_key(masks: np.ndarray, axis_bits: np.ndarray, axis: int) -> int:
     )
 
 
-def _build(size: int) -> dict[str, np.ndarray]:
+def _build(size: int, progress: bool) -> dict[str, np.ndarray]:
     """The tables, kept compact: each phase's reachable masks and their distances."""
     model = center_model(size)
     out: dict[str, np.ndarray] = {}
-    for phase in (0, 1):
-        for o, goal in enumerate(model.goal(_PHASE_COLORS[phase])):
-            distance = _distances(int(goal), model.bytes_of[o], model.phase_moves[phase])
-            reached = np.flatnonzero(distance != _UNSEEN)
-            out[f"phase{phase + 1}_orbit{o}_masks"] = reached.astype(np.uint32)
-            out[f"phase{phase + 1}_orbit{o}_distances"] = distance[reached]
-    for g, pair in enumerate(model.pairs):
-        for axis in range(3):
-            out[f"phase3_pair{g}_axis{axis}"] = _axis_distances(model, pair, axis)
+    steps = 2 * len(model.stickers) + 3 * len(model.pairs)
+    with progress_reporter(progress, steps) as advance:
+        for phase in (0, 1):
+            for o, goal in enumerate(model.goal(_PHASE_COLORS[phase])):
+                distance = _distances(int(goal), model.bytes_of[o], model.phase_moves[phase])
+                reached = np.flatnonzero(distance != _UNSEEN)
+                out[f"phase{phase + 1}_orbit{o}_masks"] = reached.astype(np.uint32)
+                out[f"phase{phase + 1}_orbit{o}_distances"] = distance[reached]
+                advance(f"centre phase {phase + 1}, orbit {o + 1}")
+        for g, pair in enumerate(model.pairs):
+            for axis in range(3):
+                out[f"phase3_pair{g}_axis{axis}"] = _axis_distances(model, pair, axis)
+                advance(f"centre phase 3, axis {_AXES[axis][0]}{_AXES[axis][1]}")
     return out
 
 
 @cache
 def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distance tables of the three phases, built on first use and cached on disk.
+    """The distance tables of the three phases, built on first use and cached on disk
+    (with a progress bar on a terminal while they build, about two seconds).
 
     Parameters
     ----------
@@ -363,7 +369,10 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for phase, o, what in product((1, 2), range(count), ("masks", "distances")):
         names.add(f"phase{phase}_orbit{o}_{what}")
     arrays = load_or_build(
-        f"{TABLE_NAME}-{size}", TABLE_VERSION, lambda: _build(size), frozenset(names)
+        f"{TABLE_NAME}-{size}",
+        TABLE_VERSION,
+        lambda: _build(size, sys.stderr.isatty()),
+        frozenset(names),
     )
     expanded = []
     for phase in (1, 2):
