@@ -257,13 +257,10 @@ def _wing_flips(size: int, moves: tuple[Move, ...]) -> np.ndarray:
     return flips
 
 
-def _turned(masks: np.ndarray, bytes_of: np.ndarray, move: int) -> np.ndarray:
-    """Every mask in ``masks`` (orbit's, int64) turned by ``move`` (vectorised)."""
-    return (
-        bytes_of[move, 0][masks & 255]
-        | bytes_of[move, 1][(masks >> 8) & 255]
-        | bytes_of[move, 2][masks >> 16]
-    )
+def _looked_up(table: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Masks (int64) through a (3, 256) byte table: turned by a turn (a ``bytes_of[o, m]``)
+    or gathered onto an axis (an ``axis_bits[o, a]``); vectorised."""
+    return table[0][masks & 255] | table[1][(masks >> 8) & 255] | table[2][masks >> 16]
 
 
 def _distances(goal: int, bytes_of: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -274,7 +271,7 @@ def _distances(goal: int, bytes_of: np.ndarray, moves: np.ndarray) -> np.ndarray
     frontier, level = np.array([goal], np.int64), 0
     while len(frontier):
         for move in moves:
-            reached = _turned(frontier, bytes_of, move)
+            reached = _looked_up(bytes_of[move], frontier)
             distance[reached[distance[reached] == _UNSEEN]] = level + 1
         level += 1
         frontier = np.flatnonzero(distance == level)
@@ -297,8 +294,8 @@ def _axis_distances(model: CenterModel, pair: np.ndarray, axis: int) -> np.ndarr
             [_axis_positions(frontier >> (8 * k) & 255, model, o, axis) for k, o in enumerate(pair)]
         )
         for move in model.phase_moves[2]:
-            turned = np.stack([_turned(masks[k], bytes_of[k], move) for k in range(count)])
-            keys = sum(_gathered(turned[k], axis_bits[k, axis]) << (8 * k) for k in range(count))
+            turned = np.stack([_looked_up(bytes_of[k, move], masks[k]) for k in range(count)])
+            keys = sum(_looked_up(axis_bits[k, axis], turned[k]) << (8 * k) for k in range(count))
             distance[keys[distance[keys] == _UNSEEN]] = level + 1
         level += 1
         frontier = np.flatnonzero(distance == level)
@@ -311,14 +308,8 @@ def _axis_positions(bits: np.ndarray, model: CenterModel, orbit: int, axis: int)
     return ((bits[:, None] >> np.arange(8)) & 1).astype(np.int64) @ (np.int64(1) << on_axis)
 
 
-def _gathered(masks: np.ndarray, axis_bits: np.ndarray) -> np.ndarray:
-    return axis_bits[0][masks & 255] | axis_bits[1][(masks >> 8) & 255] | axis_bits[2][masks >> 16]
-
-
 def _axis_key(masks: np.ndarray, axis_bits: np.ndarray, axis: int) -> int:
-    return sum(
-        int(_gathered(np.array([m]), axis_bits[o, axis])[0]) << (8 * o) for o, m in enumerate(masks)
-    )
+    return sum(int(_looked_up(axis_bits[o, axis], m)) << (8 * o) for o, m in enumerate(masks))
 
 
 def _build(size: int, progress: bool) -> dict[str, np.ndarray]:
@@ -364,7 +355,8 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> first.shape, third.shape  # doctest: +SKIP
     ((2, 16777216), (3, 65536))
     """
-    count, pairs = len(center_model(size).stickers), range(len(center_model(size).pairs))
+    model = center_model(size)
+    count, pairs = len(model.stickers), range(len(model.pairs))
     names = {f"phase3_pair{g}_axis{a}" for g in pairs for a in range(3)}
     for phase, o, what in product((1, 2), range(count), ("masks", "distances")):
         names.add(f"phase{phase}_orbit{o}_{what}")
@@ -387,6 +379,12 @@ def center_tables(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @numba.njit(cache=True, nogil=True)
+def _looked_up_one(table, mask):  # pragma: no cover - numba
+    """One mask through a byte table, as :func:`_looked_up` does many."""
+    return table[0, mask & 255] | table[1, (mask >> 8) & 255] | table[2, mask >> 16]
+
+
+@numba.njit(cache=True, nogil=True)
 def _bound(masks, tables, axis_bits, pairs, by_axis):  # pragma: no cover - numba
     """The phase's estimate: of the parts' distances (each orbit's, or in phase 3 each
     pair of orbits' on each axis), the largest plus half the others, rounded up."""
@@ -396,9 +394,7 @@ def _bound(masks, tables, axis_bits, pairs, by_axis):  # pragma: no cover - numb
             pair, a = pairs[part // 3], part % 3
             key = 0
             for k in range(2):
-                m = masks[pair[k]]
-                bits = axis_bits[pair[k], a, 0, m & 255] | axis_bits[pair[k], a, 1, (m >> 8) & 255]
-                key |= (bits | axis_bits[pair[k], a, 2, m >> 16]) << (8 * k)
+                key |= _looked_up_one(axis_bits[pair[k], a], masks[pair[k]]) << (8 * k)
             distance = tables[part, key]
             total += distance
             largest = max(largest, distance)
@@ -478,9 +474,7 @@ def _search(
                     if axis[last] == axis[move] and order[move] <= order[last]:
                         continue
                 for o in range(orbits):
-                    m = masks[depth, o]
-                    turned = bytes_of[o, move, 0, m & 255] | bytes_of[o, move, 1, (m >> 8) & 255]
-                    masks[depth + 1, o] = turned | bytes_of[o, move, 2, m >> 16]
+                    masks[depth + 1, o] = _looked_up_one(bytes_of[o, move], masks[depth, o])
                 for w in range(parity.shape[0]):
                     parities[depth + 1, w] = parities[depth, w] ^ flips[move, w]
                 path[depth] = move
