@@ -18,6 +18,23 @@ def test_ci_runs_the_readme_test_command():
     assert -1 not in places and places == sorted(places), (steps, places)
 
 
+def test_pip_install_dot_installs_every_package_folder():
+    # The README's first line is a plain `pip install .`, which installs only the packages
+    # pyproject.toml lists: a folder left out is missing there (and present in an
+    # editable install, so no other test would notice).
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    setup = config["tool"]["setuptools"]
+    folders = {folder: name for name, folder in setup["package-dir"].items()}
+    on_disk = set()
+    for folder, name in folders.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            inner = init.parent.relative_to(ROOT / folder).parts
+            on_disk.add(".".join((name, *inner)))
+    assert on_disk == set(setup["packages"])
+
+
 def test_readme_is_short_and_points_only_inside_the_repository():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) < 150
