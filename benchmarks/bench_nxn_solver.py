@@ -9,8 +9,8 @@ turns included; seeded) to the solved cube, solves each with
 proof that the moves solve the cube: the full public call), and prints the mean and max
 length in the outer block turn metric (each WCA token counts one), the mean of each
 stage, and the median, p95 and max time. It also times the first build of each size's
-tables (the 4x4's centre tables, the 5x5's centre phase tables; every size's three-cycle
-books) in a fresh process with an empty cache folder, and gives the table files' size.
+tables (the 4x4's and 5x5's centre phase tables; every size's three-cycle books) in a
+fresh process with an empty cache folder, and gives the table files' size.
 
 The peers are quoted, not run: the competition scrambler's 4x4 solver (Java) averages
 44.4 moves in about 250 ms; the best-known NxN solver reduces a 4x4 in about 52 moves
@@ -38,13 +38,10 @@ from cubescan.solver.solve import solve_detailed
 
 TABLE_SCRIPT = (
     "import sys, time\n"
-    "from cubescan.solver.four.tables import load_tables\n"
     "from cubescan.solver.big.cycles import cycle_books\n"
     "from cubescan.solver.big.center_phases import PHASE_SIZES, center_tables\n"
     "size = int(sys.argv[1])\n"
     "start = time.perf_counter()\n"
-    "if size == 4:\n"
-    "    load_tables(progress=False)\n"
     "if size in PHASE_SIZES:\n"
     "    center_tables(size)\n"
     "cycle_books(size)\n"

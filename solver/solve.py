@@ -271,13 +271,12 @@ def _solve_by_reduction(
 ) -> SolveResult:
     """A 4x4 to 7x7: centres and edges reduced, then the 3x3 the cube stands for.
 
-    The 4x4 is reduced by the searches of :mod:`cubescan.solver.four`, larger cubes by
-    the beam searches and three-cycles of :mod:`cubescan.solver.big`. The 3x3 stage
-    looks for :data:`TAIL_TARGET` moves for up to :data:`TAIL_SECONDS`, then settles for
-    20 within ``timeout``; ``max_length`` is checked against the whole solution. A
-    ``timeout`` also caps the 4x4's centre searches
-    (:func:`cubescan.solver.four.solve.center_budget`), and the beam searches (centres
-    and edge pairing) stop deepening after a fifth of it
+    The reduction is :func:`cubescan.solver.big.reduce.reduce_big` (table-driven centre
+    phases on a 4x4 and 5x5, beam searches and three-cycles). The 3x3 stage looks for
+    :data:`TAIL_TARGET` moves for up to :data:`TAIL_SECONDS`, then settles for 20 within
+    ``timeout``; ``max_length`` is checked against the whole solution. With a
+    ``timeout``, the beam searches (centres and edge pairing) stop deepening, and no
+    further orientation is tried, after a fifth of it
     (:func:`cubescan.solver.big.reduce.solve_centers`,
     :func:`cubescan.solver.big.reduce.pair_edges`).
     """
@@ -285,12 +284,7 @@ def _solve_by_reduction(
 
     size = size_from_length(len(facelets))
     deadline = None if timeout is None else time.monotonic() + timeout / 5
-    if size == 4:
-        from cubescan.solver.four.solve import center_budget, reduce_to_3x3  # 4x4 only
-
-        reduced, stages = reduce_to_3x3(facelets, center_budget(timeout), deadline)
-    else:
-        reduced, stages = reduce_big(facelets, deadline)
+    reduced, stages = reduce_big(facelets, deadline)
     small = as_3x3(reduced)
     budget = TAIL_SECONDS if timeout is None else min(TAIL_SECONDS, timeout)
     tail = solve_detailed(small, TAIL_TARGET, budget)

@@ -34,11 +34,12 @@ def prepare_solver() -> None:
     (which the workers wait for); then the big cubes' tables, which the CLI's own warm-up
     leaves to the first big cube, so that no worker idles waiting for their build."""
     from cubescan.scanner.cli.preparation import at_low_priority, warm_up_solver
+    from cubescan.solver.big.center_phases import PHASE_SIZES, center_tables
     from cubescan.solver.big.cycles import cycle_books
-    from cubescan.solver.four.tables import load_tables
 
     at_low_priority(warm_up_solver)
-    load_tables(progress=False)
+    for size in PHASE_SIZES:
+        center_tables(size)
     for size in (4, 5, 6, 7):
         cycle_books(size)
 

@@ -1,8 +1,8 @@
-"""The centres of a 5x5x5 in three table-driven searches, each orbit a 24-bit mask.
+"""The centres of a 4x4x4 or 5x5x5 in three table-driven searches, each orbit a 24-bit mask.
 
-A 5x5's movable centres form two orbits of 24 pieces (the x-centres and the
-t-centres). As in the 4x4's staged reduction, the centres are solved in three phases,
-each a move set that keeps what the phase before it did:
+A 4x4's centres are one orbit of 24 pieces; a 5x5's movable centres two (the x-centres
+and the t-centres). As in the 4x4's staged reduction (Norskog, Gallet), the centres are
+solved in three phases, each a move set that keeps what the phase before it did:
 
 1. every R and L centre onto R or L (all layer turns);
 2. every U and D centre onto U or D, keeping R/L (turns that keep it), and each wing
@@ -24,10 +24,18 @@ each round has reached (:func:`_seen_before`) keeps the search from walking the 
 positions again by other paths; a phase visits some ten thousand to a few million
 states, and gives up at :data:`NODE_LIMIT` (the beam search then solves the centres).
 
+A wing orbit's parity is counted against the solved cube: every wing is a distinct
+piece (its colours and handedness), and the edge pairing's wing targets
+(:func:`~cubescan.solver.big.targets.wing_targets`) differ from the solved cube by
+moving whole edges and turning an even number of them round, which is an even
+permutation of each orbit; so a turn's change of parity is a constant of the turn.
+
 Everything is read off the geometric model (orbits, turns, which turns keep a phase), so
-the code takes any odd N; :data:`PHASE_SIZES` holds the sizes where it measures well. A
-7x7 has six orbits and 90 turns: its phase 1 gave up past 200 million states on each of
-three random cubes, so its centres stay with the beam search.
+the code takes any N; :data:`PHASE_SIZES` holds the sizes where it measures well. A
+6x6 has four orbits and a 7x7 six, and every inner slice moves three orbits at once:
+phase 1 gave up past 200 million states on each of three random 7x7s, and past 500
+million on two 6x6s (beam searches over the tables' distances stall two or three pieces
+short as well), so their centres stay with the beam search.
 
 Examples
 --------
@@ -60,7 +68,7 @@ from cubescan.solver.moves import (
 )
 from cubescan.solver.tables import progress_reporter
 
-PHASE_SIZES = (5,)
+PHASE_SIZES = (4, 5)
 """The N whose centres are solved here (where the phases finish; see the module text)."""
 
 NODE_LIMIT = 30_000_000
@@ -109,7 +117,8 @@ class CenterModel:
         ``axis_bits[o, a, b, v]``: the bits ``v`` of byte ``b`` of orbit ``o``'s mask
         gathered into the eight bits of axis ``a``'s positions.
     pairs
-        The orbits taken two at a time by phase 3's tables (consecutive orbits).
+        The orbits taken two at a time by phase 3's tables (consecutive orbits; a lone
+        orbit with itself).
     """
 
     size: int
@@ -174,7 +183,7 @@ def center_model(size: int) -> CenterModel:
     Parameters
     ----------
     size
-        N, one of :data:`PHASE_SIZES`.
+        N (the sizes of :data:`PHASE_SIZES` are solved with it).
 
     Returns
     -------
@@ -185,11 +194,15 @@ def center_model(size: int) -> CenterModel:
     >>> model = center_model(5)
     >>> model.stickers.shape, len(model.moves), [len(m) for m in model.phase_moves]
     ((2, 24), 54, [54, 38, 30])
+    >>> center_model(4).stickers.shape, center_model(4).pairs.tolist()
+    ((1, 24), [[0, 0]])
     """
     geo = cube_geometry(size)
     orbits = piece_orbits(size, "center")
     stickers = np.array([[geo.pieces[p].facelets[0] for p in o.pieces] for o in orbits])
-    limit = (size - 1) // 2
+    # An odd cube's middle slice would move its fixed centres; an even cube has none, and
+    # its two middle slices are both turned.
+    limit = (size - 1) // 2 if size % 2 else size // 2
     moves = tuple(
         [Move(f, 1, last, t) for f in FACES for last in range(1, limit + 1) for t in (1, 2, 3)]
         + [Move(f, k, k, t) for f in FACES for k in range(2, limit + 1) for t in (1, 2, 3)]
@@ -242,16 +255,18 @@ def center_model(size: int) -> CenterModel:
         order=np.array([FACES.index(m.face) * 100 + m.first * 10 + m.last for m in moves]),
         wing_flips=_wing_flips(size, moves),
         axis_bits=axis_bits,
-        pairs=np.arange(len(orbits)).reshape(-1, 2),
+        # A lone orbit (the 4x4's) is paired with itself: its key holds its bits twice.
+        pairs=np.arange(len(orbits) + len(orbits) % 2).reshape(-1, 2) % len(orbits),
     )
 
 
 def _wing_flips(size: int, moves: tuple[Move, ...]) -> np.ndarray:
-    """Whether each turn changes each wing orbit's permutation parity (see module text)."""
+    """Whether each turn changes each wing orbit's permutation parity, counted against
+    the solved cube (see the module text)."""
     flips = np.zeros((len(moves), len(piece_orbits(size, "wing"))), np.int64)
+    target = wing_targets(solved_facelets(size))
     for m, move in enumerate(moves):
         turned = apply_moves(solved_facelets(size), [move])
-        target = wing_targets(turned)
         for w, orbit in enumerate(piece_orbits(size, "wing")):
             flips[m, w] = wing_permutation_is_odd(turned, size, orbit, target)
     return flips
@@ -496,7 +511,7 @@ def _phase(
     flips = np.zeros_like(model.wing_flips)
     if phase == 1:
         size = model.size
-        target = wing_targets(text)
+        target = wing_targets(solved_facelets(size))
         wings = piece_orbits(size, "wing")
         parity[:] = [wing_permutation_is_odd(text, size, o, target) for o in wings]
         flips = model.wing_flips

@@ -1,14 +1,11 @@
-"""Reduce a 5x5x5, 6x6x6 or 7x7x7 to the 3x3 it stands for.
-
-The 4x4's own reduction (:mod:`cubescan.solver.four.solve`) solves its centres by
-search and then pairs its edges with :func:`pair_edges`.
+"""Reduce a 4x4x4 to 7x7x7 to the 3x3 it stands for.
 
 Everything is read off the geometric model, so one code serves every size:
 
 1. *Orientation.* The cube is relabelled by the whole-cube rotation that leaves the
    most centres in place (on an odd cube, the one that puts the fixed centres home);
    each centre sticker's target is then its face's colour.
-2. *Centres* (:func:`solve_centers`). On a 5x5, three table-driven phases
+2. *Centres* (:func:`solve_centers`). On a 4x4 and a 5x5, three table-driven phases
    (:mod:`cubescan.solver.big.center_phases`); else, or when those give up, a beam search
    (:func:`cubescan.solver.big.beam.beam_search`) over layer turns and inserts brings
    centres to their faces; three-cycles (:mod:`cubescan.solver.big.cycles`) finish
@@ -171,7 +168,8 @@ CENTRE_WIDTH = {4: 50, 5: 200, 6: 100, 7: 100}
 Wider keeps more partial solutions alive, for fewer moves at more time per depth. The
 widths were chosen on a few random cubes per size so that a whole solve stays well
 inside its time budget (``benchmarks/bench_nxn_solver.py`` measures the moves and times;
-figures in ``docs/accuracy.md``). The 4x4 comes here only as a fallback.
+figures in ``docs/accuracy.md``). The 4x4 and 5x5 come here when their table-driven
+phases give up, or find a short answer the beam may beat.
 """
 
 
@@ -200,7 +198,7 @@ def _solve_orbits(text: str, kind: str, target: np.ndarray) -> list[Move]:
 def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     """Solve every centre of a big cube, leaving no wing orbit in OLL parity.
 
-    A 5x5 (:data:`~cubescan.solver.big.center_phases.PHASE_SIZES`) is first solved in
+    A 4x4 or 5x5 (:data:`~cubescan.solver.big.center_phases.PHASE_SIZES`) is first solved in
     three table-driven phases (:mod:`cubescan.solver.big.center_phases`); the beam search
     below solves the cubes those give up on, and those they solve in at most
     :data:`FEW_CENTRE_MOVES` (the shorter answer is kept).
@@ -217,7 +215,7 @@ def solve_centers(text: str, deadline: float | None = None) -> list[Move]:
     ----------
     text
         Facelets of a relabelled cube of size 4 to 7 (each face's letter is its
-        centres' colour); the 4x4 comes here only past its centre searches' budgets.
+        centres' colour).
     deadline
         A ``time.monotonic()`` value past which the search stops deepening.
 
@@ -258,23 +256,25 @@ turns, is quick and often shorter: both are run and the shorter kept."""
 PAIRING_WIDTH = 50
 """States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
 
-CENTRE_TRIES = {5: 6, 6: 1, 7: 1}
+CENTRE_TRIES = {4: 6, 5: 6, 6: 1, 7: 1}
 """Orientations the centre stage is searched in, by N; the shortest is kept (see
 :mod:`cubescan.solver.big.orientations`).
 
-Each try costs a whole stage's time. At 5x5 a try of the table-driven phases takes about
-a tenth of a second, and six tries gave 29.8 centre moves against 31.9 for one (20
-random cubes); at 6x6 and 7x7 the beam's centre stage alone takes most of a solve's
+Each try costs a whole stage's time. A try of the table-driven phases takes about 0.04 s
+at 4x4 and a tenth of a second at 5x5; six tries gave 16.3 centre moves against 18.4
+for one at 4x4 (30 random cubes; twelve gave 16.2, 24 gave 15.7), and 29.8 against
+31.9 at 5x5 (20 random cubes); at 6x6 and 7x7 the beam's centre stage alone takes most of a solve's
 budget (``benchmarks/bench_nxn_solver.py`` measures
 moves and times; figures in ``docs/accuracy.md``).
 """
 
-EDGE_TRIES = {4: 1, 5: 1, 6: 2, 7: 1}
+EDGE_TRIES = {4: 2, 5: 1, 6: 2, 7: 1}
 """Orientations the edge pairing is searched in, by N (as :data:`CENTRE_TRIES`).
 
-Two tries pay at 6x6, whose edge pairing's length varies most with the orientation. At
-4x4 and 5x5 a second try gained under a move a cube on the same trial cubes; at 7x7 a
-solve has no time to spare.
+Two tries pay at 6x6, whose edge pairing's length varies most with the orientation, and
+at 4x4, whose whole solve has the time: 29.9 edge moves against 31.0 for one try, 0.23 s
+more a solve (60 random cubes). At 5x5 a second try gained under a move a cube on the
+same trial cubes; at 7x7 a solve has no time to spare.
 """
 
 
@@ -408,7 +408,7 @@ def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, li
 
 
 def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[SolveStage]]:
-    """Solve the centres and pair the edges of a valid 5x5x5, 6x6x6 or 7x7x7.
+    """Solve the centres and pair the edges of a valid 4x4x4 to 7x7x7.
 
     Parameters
     ----------

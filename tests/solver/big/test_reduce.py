@@ -1,4 +1,4 @@
-"""Solving 5x5 to 7x7 by reduction: random scrambles, parity states, refusals."""
+"""Solving 4x4 to 7x7 by reduction: random scrambles, parity states, refusals."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _is_solved(facelets: str, size: int) -> bool:
 
 
 @settings(deadline=None, max_examples=8)
-@given(st.sampled_from([5, 6, 7]), st.randoms(use_true_random=False))
+@given(st.sampled_from([4, 5, 6, 7]), st.randoms(use_true_random=False))
 def test_random_scrambles_of_any_layers_are_solved(size, rng):
     moves = layer_moves(size)
     scramble = [rng.choice(moves) for _ in range(rng.randint(0, 60))]
@@ -71,7 +71,7 @@ def _swap_edges(facelets: str, size: int) -> str:
     return "".join(out)
 
 
-@pytest.mark.parametrize("size", [5, 6, 7])
+@pytest.mark.parametrize("size", [4, 5, 6, 7])
 @pytest.mark.parametrize("fault", ["flipped", "swapped"])
 def test_parity_states_are_solved(size, fault, table_cache):
     # The 4x4's OLL and PLL parity states and their big-cube analogues: one edge's wings
@@ -90,7 +90,7 @@ def test_an_unsolvable_big_cube_is_never_searched():
     assert caught.value.code == "corner-twist"
 
 
-@pytest.mark.parametrize("size", [5, 6, 7])
+@pytest.mark.parametrize("size", [4, 5, 6, 7])
 def test_reduction_leaves_a_solvable_3x3_of_the_same_corners(size, table_cache):
     state = _scrambled(size, 50)
     reduced, stages = reduce_big(state)
@@ -114,7 +114,7 @@ def test_wing_targets_of_an_even_cube_are_the_edges_already_paired():
     assert "".join(target[wings]) == "".join(state[i] for i in wings)
 
 
-@pytest.mark.parametrize("size", [5, 6, 7])
+@pytest.mark.parametrize("size", [4, 5, 6, 7])
 def test_a_timeout_of_zero_still_gives_a_checked_solution(size, table_cache):
     # Past the deadline the beam searches stop at once; three-cycles finish each stage.
     state = _scrambled(size, 40)
