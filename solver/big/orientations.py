@@ -92,14 +92,14 @@ def turned_back(moves: list[Move], orientation: int) -> list[Move]:
     return [Move(before[m.face], m.first, m.last, m.turns, m.kind) for m in moves]
 
 
-def shortest_in_orientations(
+def answers_in_orientations(
     search: Callable[[str, float | None], list[Move]],
     facelets: str,
     tries: int,
     deadline: float | None = None,
-) -> list[Move]:
-    """``search`` run on the cube held in the first ``tries`` orientations; the shortest
-    answer, as moves of the cube as given.
+) -> list[list[Move]]:
+    """``search`` run on the cube held in the first ``tries`` orientations; every answer,
+    as moves of the cube as given.
 
     Parameters
     ----------
@@ -117,8 +117,43 @@ def shortest_in_orientations(
 
     Returns
     -------
+    list of list of Move
+        One answer per orientation tried, in the order tried.
+
+    Examples
+    --------
+    >>> from cubescan.solver.big.reduce import pair_edges
+    >>> cube = apply_moves(solved_facelets(4), "2U R U R' 2U'")
+    >>> [len(moves) for moves in answers_in_orientations(pair_edges, cube, 2)]
+    [5, 5]
+    """
+    if not 1 <= tries <= 24:
+        raise ValueError(f"tries must be 1..24, got {tries}")
+    answers: list[list[Move]] = []
+    for orientation in range(tries):
+        if answers and deadline is not None and time.monotonic() > deadline:
+            break
+        found = search(turned_cube(facelets, orientation), deadline)
+        answers.append(turned_back(found, orientation))
+    return answers
+
+
+def shortest_in_orientations(
+    search: Callable[[str, float | None], list[Move]],
+    facelets: str,
+    tries: int,
+    deadline: float | None = None,
+) -> list[Move]:
+    """The shortest of :func:`answers_in_orientations` (the earliest of equally short ones).
+
+    Parameters
+    ----------
+    search, facelets, tries, deadline
+        As for :func:`answers_in_orientations`.
+
+    Returns
+    -------
     list of Move
-        The shortest of the answers (the earliest of equally short ones).
 
     Examples
     --------
@@ -127,14 +162,4 @@ def shortest_in_orientations(
     >>> len(shortest_in_orientations(pair_edges, cube, 2))
     5
     """
-    if not 1 <= tries <= 24:
-        raise ValueError(f"tries must be 1..24, got {tries}")
-    best: list[Move] | None = None
-    for orientation in range(tries):
-        if best is not None and deadline is not None and time.monotonic() > deadline:
-            break
-        found = turned_back(search(turned_cube(facelets, orientation), deadline), orientation)
-        if best is None or len(found) < len(best):
-            best = found
-    assert best is not None
-    return best
+    return min(answers_in_orientations(search, facelets, tries, deadline), key=len)

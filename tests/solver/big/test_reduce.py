@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cubescan.errors import UnsolvableCubeError
-from cubescan.solver.big.reduce import as_3x3, reduce_big, wing_targets
+from cubescan.solver.big.reduce import CENTRES_PAIRED, as_3x3, reduce_big, wing_targets
 from cubescan.solver.fixes import apply_fix, twist_corner_fix
 from cubescan.solver.geometry import cube_geometry
 from cubescan.solver.moves import (
@@ -104,6 +104,18 @@ def test_reduction_leaves_a_solvable_3x3_of_the_same_corners(size, table_cache):
         if piece.kind == "center":
             (sticker,) = piece.facelets
             assert reduced[sticker] == reduced[sticker // per_face * per_face + size + 1]
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_pairing_the_edges_of_more_centre_answers_is_never_longer(size, monkeypatch, table_cache):
+    # The shortest centre answer is always among those paired, and its pairing is the
+    # same search: more candidates can only shorten the total.
+    assert CENTRES_PAIRED[size] > 1
+    state = _scrambled(size, 60)
+    _, several = reduce_big(state)
+    monkeypatch.setitem(CENTRES_PAIRED, size, 1)
+    _, one = reduce_big(state)
+    assert sum(s.length for s in several) <= sum(s.length for s in one)
 
 
 def test_wing_targets_of_an_even_cube_are_the_edges_already_paired():
