@@ -34,8 +34,8 @@ Everything is read off the geometric model (orbits, turns, which turns keep a ph
 the code takes any N; :data:`PHASE_SIZES` holds the sizes where it measures well. A
 6x6 has four orbits and a 7x7 six, and every inner slice moves three orbits at once:
 phase 1 gave up past 200 million states on each of three random 7x7s, and past 500
-million on two 6x6s (beam searches over the tables' distances stall two or three pieces
-short as well), so their centres stay with the beam search.
+million on two 6x6s (a beam search over the tables' distances stalls with one orbit two
+turns short), so their centres stay with the beam search.
 
 Examples
 --------

@@ -268,9 +268,9 @@ CENTRE_TRIES = {4: 6, 5: 6, 6: 1, 7: 1}
 Each try costs a whole stage's time. A try of the table-driven phases takes about 0.04 s
 at 4x4 and a tenth of a second at 5x5; six tries gave 16.3 centre moves against 18.4
 for one at 4x4 (30 random cubes; twelve gave 16.2, 24 gave 15.7), and 29.8 against
-31.9 at 5x5 (20 random cubes); at 6x6 and 7x7 the beam's centre stage alone takes most of a solve's
-budget (``benchmarks/bench_nxn_solver.py`` measures
-moves and times; figures in ``docs/accuracy.md``).
+31.9 at 5x5 (20 random cubes); at 6x6 and 7x7 the beam's centre stage alone takes most
+of a solve's budget (``benchmarks/bench_nxn_solver.py`` measures moves and times;
+figures in ``docs/accuracy.md``).
 """
 
 CENTRES_PAIRED = {4: 3, 5: 3, 6: 1, 7: 1}
@@ -450,6 +450,7 @@ def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[
     size = size_from_length(len(facelets))
     text = _relabelled(facelets, size)
     answers = answers_in_orientations(solve_centers, text, CENTRE_TRIES[size], deadline)
+    # Shortest first; the same answer from two orientations is paired once.
     distinct = list({tuple(moves): moves for moves in sorted(answers, key=len)}.values())
     best: tuple[list[Move], list[Move]] | None = None
     for centers in distinct[: CENTRES_PAIRED[size]]:
