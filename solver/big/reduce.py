@@ -261,6 +261,14 @@ turns, is quick and often shorter: both are run and the shorter kept."""
 PAIRING_WIDTH = 50
 """States the edge pairing's beam search keeps per depth (:func:`pair_edges`)."""
 
+PAIRING_PATIENCE = 4
+"""Depths the edge pairing searches past the last one that shortened its best total.
+
+Once a finish has shortened the total, a later one seldom does: on 60 random 4x4s the
+edges took 29.5 moves with a patience of 3 to 8 (2: 29.8), and 0.125 s a search with 4
+against 0.179 s with 8; six 6x6s, 96.5 moves either way, 1.02 s against 1.27 s.
+"""
+
 CENTRE_TRIES = {4: 6, 5: 6, 6: 1, 7: 1}
 """Orientations the centre stage is searched in, by N; the shortest is kept (see
 :mod:`cubescan.solver.big.orientations`).
@@ -273,15 +281,17 @@ of a solve's budget (``benchmarks/bench_nxn_solver.py`` measures moves and times
 figures in ``docs/accuracy.md``).
 """
 
-CENTRES_PAIRED = {4: 3, 5: 3, 6: 1, 7: 1}
+CENTRES_PAIRED = {4: 4, 5: 3, 6: 1, 7: 1}
 """Centre answers, the shortest of those the :data:`CENTRE_TRIES` gave, whose edges are
 paired, by N; the shortest centres and edges together are kept.
 
 Which centre answer leaves the easiest edges is not seen from the centres: on the same
 random cubes the shortest total came from the second or third shortest centres often
 enough that three paired at 4x4 gave 44.6 centre and edge moves against 45.6 for one
-(0.06 s more a solve: one edge try each instead of two), and 75.2 against 77.7 at 5x5
-(0.7 s more). At 6x6 and 7x7 there is a single centre answer.
+(one edge try each instead of two, in about the same time), and 75.2 against 77.7 at
+5x5 (0.7 s more). Whole solves (60 random 4x4s, 20 5x5s): at 4x4 three gave 63.4
+moves, four 62.1, five 61.9, six 61.8 (median 0.66, 0.79, 0.91, 1.06 s); at 5x5 three
+92.5, four 92.2 (2.07, 2.56 s). At 6x6 and 7x7 there is a single centre answer.
 """
 
 EDGE_TRIES = {4: 1, 5: 1, 6: 2, 7: 1}
@@ -373,7 +383,9 @@ def pair_edges(text: str, deadline: float | None = None) -> list[Move]:
         return _solve_orbits(end, "wing", wing_targets(end))
 
     macros = _pairing_turns(size)
-    return beam_search(text, macros, stickers, paired, finish, PAIRING_WIDTH, deadline)
+    return beam_search(
+        text, macros, stickers, paired, finish, PAIRING_WIDTH, deadline, PAIRING_PATIENCE
+    )
 
 
 def solve_orbit(text: str, book: CycleBook, target: np.ndarray) -> tuple[str, list[Move]]:
