@@ -299,8 +299,8 @@ EDGE_TRIES = {4: 1, 5: 1, 6: 2, 7: 1}
 
 Two tries pay at 6x6, whose edge pairing's length varies most with the orientation. At
 4x4 and 5x5 the time goes to pairing the edges of several centre answers instead
-(:data:`CENTRES_PAIRED`: 44.6 centre and edge moves at 4x4 against 45.6 with one centre
-answer and two edge tries, in about the same time); at 7x7 a solve has no time to spare.
+(:data:`CENTRES_PAIRED`, which gains more in the same time); at 7x7 a solve has no time
+to spare.
 """
 
 
@@ -464,15 +464,13 @@ def reduce_big(facelets: str, deadline: float | None = None) -> tuple[str, list[
     answers = answers_in_orientations(solve_centers, text, CENTRE_TRIES[size], deadline)
     # Shortest first; the same answer from two orientations is paired once.
     distinct = list({tuple(moves): moves for moves in sorted(answers, key=len)}.values())
-    best: tuple[list[Move], list[Move]] | None = None
+    paired = []
     for centers in distinct[: CENTRES_PAIRED[size]]:
-        if best is not None and deadline is not None and time.monotonic() > deadline:
+        if paired and deadline is not None and time.monotonic() > deadline:
             break
         after = apply_moves(text, centers)
         edges = shortest_in_orientations(pair_edges, after, EDGE_TRIES[size], deadline)
-        if best is None or len(centers) + len(edges) < len(best[0]) + len(best[1]):
-            best = (centers, edges)
-    assert best is not None
-    centers, edges = best
+        paired.append((centers, edges))
+    centers, edges = min(paired, key=lambda pair: len(pair[0]) + len(pair[1]))
     reduced = apply_moves(facelets, [*centers, *edges])
     return reduced, [SolveStage("centers", tuple(centers)), SolveStage("edges", tuple(edges))]
