@@ -8,7 +8,10 @@ and at each depth asks a finisher (e.g. three-cycles) how many moves the best fe
 states still need. It returns the path and finish with the fewest moves in all.
 
 The states are the stickers one stage cares about (:func:`restricted`), as bytes, so
-a whole depth is one NumPy gather: ``width * len(macros)`` states at once.
+a whole depth is one NumPy gather: ``width * len(macros)`` states at once. A path is
+costed as it will be written: turns of the same layers where one sequence ends and the
+next begins merge or cancel (:attr:`MacroSet.savings`), as when a slice taken out to pair
+one edge stays out for the next.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -42,6 +46,49 @@ class MacroSet:
     sequences: tuple[tuple[Move, ...], ...]
     permutations: np.ndarray
     lengths: np.ndarray
+
+    @cached_property
+    def savings(self) -> np.ndarray:
+        """Moves saved when sequence ``j`` follows sequence ``i``: ``savings[i, j]``.
+
+        Where ``i`` ends and ``j`` begins, turns of the same layers merge into one (one
+        move saved) or cancel (two saved, and the next pair is looked at), as
+        :func:`~cubescan.solver.moves.cancel_moves` writes them.
+
+        Returns
+        -------
+        numpy.ndarray
+            int8, shape ``(len(sequences), len(sequences))``.
+
+        Examples
+        --------
+        >>> from cubescan.solver.moves import parse_moves
+        >>> pair = macro_set([tuple(parse_moves("2R U 2R'")), tuple(parse_moves("2R U2"))], 4)
+        >>> pair.savings.tolist()  # "2R U 2R' 2R U2" is written "2R U'": 3 moves fewer
+        [[3, 3], [0, 0]]
+        """
+        layers: dict[tuple, int] = {}
+        longest = max(len(sequence) for sequence in self.sequences)
+        count = len(self.sequences)
+        # Each sequence's moves from its end and from its start, as (layers, turns); the
+        # padding differs at the two ends, so that it never matches.
+        tail_layers, head_layers = np.full((2, count, longest), -1)
+        head_layers[:] = -2
+        tail_turns, head_turns = np.zeros((2, count, longest), dtype=np.int64)
+        for i, sequence in enumerate(self.sequences):
+            for k, move in enumerate(sequence):
+                code = layers.setdefault((move.face, move.first, move.last, move.kind), len(layers))
+                head_layers[i, k], head_turns[i, k] = code, move.turns
+                tail_layers[i, len(sequence) - 1 - k] = code
+                tail_turns[i, len(sequence) - 1 - k] = move.turns
+        saved = np.zeros((count, count), dtype=np.int8)
+        meeting = np.ones((count, count), dtype=bool)  # the moves before cancelled
+        for k in range(longest):
+            same = meeting & (tail_layers[:, k, None] == head_layers[None, :, k])
+            cancel = same & ((tail_turns[:, k, None] + head_turns[None, :, k]) % 4 == 0)
+            saved += same.astype(np.int8) + cancel
+            meeting = cancel
+        return saved
 
 
 def macro_set(sequences: Sequence[tuple[Move, ...]], size: int) -> MacroSet:
@@ -164,6 +211,7 @@ def beam_search(
     limit = max_moves if best is None else len(best)
     states = np.frombuffer(text.encode(), dtype=np.uint8)[stickers][None]
     cost = np.zeros(1, dtype=int)
+    last: np.ndarray | None = None  # each state's last macro (none at the start)
     parents: list[tuple[np.ndarray, np.ndarray]] = []  # per depth: (parent row, macro)
     stale = 0  # depths since the best total last shrank
     while stale < patience and cost.min() < limit:
@@ -171,20 +219,21 @@ def beam_search(
             break
         stale += 1
         grown = states[:, sub_perms].reshape(-1, len(stickers))
-        grown_cost = (cost[:, None] + macros.lengths[None]).ravel()
+        added = macros.lengths[None] if last is None else macros.lengths - macros.savings[last]
+        grown_cost = (cost[:, None] + added).ravel()
         order = np.lexsort((grown_cost, -score(grown)))
         # The first `width` distinct states, best first.
         head = order[: 8 * width]
         _, first = np.unique(grown[head], axis=0, return_index=True)
         keep = head[np.sort(first)][:width]
-        rows, macro = np.divmod(keep, len(macros.sequences))
-        parents.append((rows, macro))
+        rows, last = np.divmod(keep, len(macros.sequences))
+        parents.append((rows, last))
         states, cost = grown[keep], grown_cost[keep]
         for row in range(min(FINISH_TRIES, len(keep))):
             path = [move for index in _path(parents, row) for move in macros.sequences[index]]
             moves = finish(apply_moves(text, path))
-            if moves is not None and cost[row] + len(moves) < limit:
-                best = path + moves
+            if moves is not None and len(written := cancel_moves(path + moves)) < limit:
+                best = written
                 limit = len(best)
                 stale = 0
     if best is None:
