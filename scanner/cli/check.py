@@ -96,9 +96,11 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
     -------
     list of str
         Slot names (``"URF"``, ``"UR"``, ``"U2/B3"``...): corners first, then middle
-        edges, then wings (as :func:`cubescan.solver.slots.slot_sets`); then the stickers of the
-        movable centres (4x4 and up) that differ, by facelet name (``"U6"``). The fixed
-        centres of an odd cube are where the corners and edges are read from.
+        edges, then wings (as :func:`cubescan.solver.slots.slot_sets`); then the centre
+        stickers that differ, by facelet name (``"U6"``): the movable centres (4x4 and
+        up), and an odd cube's fixed centres, which differ when inner slices moved the
+        frame the corners and edges are read against (``E' S2 E S2`` on a 3x3 leaves
+        every corner and edge sticker where it was and swaps four centres).
 
     Examples
     --------
@@ -107,6 +109,8 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
     >>> inner = apply_moves(solved_facelets(4), "2R 2U 2R' 2U'")  # moves centers only
     >>> mismatched_pieces(solved_facelets(4), inner, 4)
     ['U11', 'R7', 'F7', 'D7', 'L6', 'B6']
+    >>> mismatched_pieces(solved_facelets(3), apply_moves(solved_facelets(3), "E' S2 E S2"), 3)
+    ['R5', 'F5', 'L5', 'B5']
     """
     slots = [
         name
@@ -115,10 +119,10 @@ def mismatched_pieces(scanned: str, expected: str, size: int) -> list[str]:
         if any(scanned[i] != expected[i] for i in slot)
     ]
     name = cube_geometry(size).facelet_name
+    fixed = [face * size * size + size * size // 2 for face in range(6)] if size % 2 else []
     centers = [
         name(i)
-        for orbit in center_orbits(size)
-        for i in orbit.facelets
+        for i in [*(i for orbit in center_orbits(size) for i in orbit.facelets), *fixed]
         if scanned[i] != expected[i]
     ]
     return slots + centers
