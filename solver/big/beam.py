@@ -72,8 +72,8 @@ class MacroSet:
         count = len(self.sequences)
         # Each sequence's moves from its end and from its start, as (layers, turns); the
         # padding differs at the two ends, so that it never matches.
-        tail_layers, head_layers = np.full((2, count, longest), -1)
-        head_layers[:] = -2
+        tail_layers = np.full((count, longest), -1)
+        head_layers = np.full((count, longest), -2)
         tail_turns, head_turns = np.zeros((2, count, longest), dtype=np.int64)
         for i, sequence in enumerate(self.sequences):
             for k, move in enumerate(sequence):

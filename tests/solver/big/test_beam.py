@@ -72,6 +72,24 @@ def _edge_scramble(size: int, rng) -> str:
     return facelets
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_savings_are_the_moves_cancel_moves_drops_where_two_sequences_meet(data):
+    # Short written sequences over few layers, so that seams merge, cancel and cascade.
+    layer_turns = [
+        Move(face, layer, layer, turns) for face in "RU" for layer in (1, 2) for turns in (1, 2, 3)
+    ]
+    written = (
+        st.lists(st.sampled_from(layer_turns), min_size=1, max_size=5)
+        .map(lambda moves: tuple(cancel_moves(moves)))
+        .filter(len)
+    )
+    macros = macro_set([data.draw(written), data.draw(written)], 4)
+    for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        a, b = macros.sequences[i], macros.sequences[j]
+        assert macros.savings[i, j] == len(a) + len(b) - len(cancel_moves([*a, *b]))
+
+
 def test_restricted_refuses_a_subset_the_moves_leave():
     turns = macro_set([tuple(parse_moves("R"))], 3)
     with pytest.raises(ValueError, match="outside"):
