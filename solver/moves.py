@@ -84,6 +84,20 @@ class Move:
         return f"{prefix}{self.face}w{suffix}"
 
     @property
+    def merge_key(self) -> tuple[str, int, int, str]:
+        """What two neighbouring moves share when they are written as one (or cancel):
+        the same layers of the same face, in the same notation.
+
+        Examples
+        --------
+        >>> Move("R", 2, 2, 1).merge_key == Move("R", 2, 2, 3).merge_key
+        True
+        >>> Move("R").merge_key == Move("R", 1, 2).merge_key  # R and Rw
+        False
+        """
+        return (self.face, self.first, self.last, self.kind)
+
+    @property
     def inverse(self) -> Move:
         """The move that undoes this one."""
         return Move(self.face, self.first, self.last, 4 - self.turns, self.kind)
@@ -254,9 +268,7 @@ def cancel_moves(moves: Sequence[Move]) -> list[Move]:
     out: list[Move] = []
     for move in moves:
         top = out[-1] if out else None
-        if top is not None and (top.face, top.first, top.last, top.kind) == (
-            move.face, move.first, move.last, move.kind
-        ):  # fmt: skip
+        if top is not None and top.merge_key == move.merge_key:
             turns = (top.turns + move.turns) % 4
             out.pop()
             if turns:

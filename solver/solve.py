@@ -310,7 +310,7 @@ def _joined(stages: Sequence[SolveStage]) -> list[SolveStage]:
         moves = list(stage.moves)
         while out and out[-1].moves and moves:
             last, first = out[-1].moves[-1], moves[0]
-            if (last.face, last.first, last.last) != (first.face, first.first, first.last):
+            if last.merge_key != first.merge_key:
                 break
             merged = cancel_moves([last, first])
             out[-1] = SolveStage(out[-1].name, out[-1].moves[:-1] + tuple(merged))

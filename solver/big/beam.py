@@ -51,8 +51,9 @@ class MacroSet:
     def savings(self) -> np.ndarray:
         """Moves saved when sequence ``j`` follows sequence ``i``: ``savings[i, j]``.
 
-        Where ``i`` ends and ``j`` begins, turns of the same layers merge into one (one
-        move saved) or cancel (two saved, and the next pair is looked at), as
+        Where ``i`` ends and ``j`` begins, moves with the same
+        :attr:`~cubescan.solver.moves.Move.merge_key` merge into one (one move saved) or
+        cancel (two saved, and the next pair is looked at), as
         :func:`~cubescan.solver.moves.cancel_moves` writes them.
 
         Returns
@@ -67,7 +68,7 @@ class MacroSet:
         >>> pair.savings.tolist()  # "2R U 2R' 2R U2" is written "2R U'": 3 moves fewer
         [[3, 3], [0, 0]]
         """
-        layers: dict[tuple, int] = {}
+        layers: dict[tuple[str, int, int, str], int] = {}
         longest = max(len(sequence) for sequence in self.sequences)
         count = len(self.sequences)
         # Each sequence's moves from its end and from its start, as (layers, turns); the
@@ -77,7 +78,7 @@ class MacroSet:
         tail_turns, head_turns = np.zeros((2, count, longest), dtype=np.int64)
         for i, sequence in enumerate(self.sequences):
             for k, move in enumerate(sequence):
-                code = layers.setdefault((move.face, move.first, move.last, move.kind), len(layers))
+                code = layers.setdefault(move.merge_key, len(layers))
                 head_layers[i, k], head_turns[i, k] = code, move.turns
                 tail_layers[i, len(sequence) - 1 - k] = code
                 tail_turns[i, len(sequence) - 1 - k] = move.turns
